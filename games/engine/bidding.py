@@ -1,0 +1,51 @@
+"""Naming trump and bidding (RULES.md 2.2-2.3, 3.1)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import Bid, NameTrump
+from .cards import TRUMP_CHOICES
+from .errors import IllegalAction
+from .state import BID, PLAY, State
+
+
+def trump_actions(state: State) -> list[NameTrump]:
+    return [NameTrump(state.turn, trump) for trump in TRUMP_CHOICES]
+
+
+def apply_trump(state: State, action: NameTrump) -> State:
+    if action.trump not in TRUMP_CHOICES:
+        raise IllegalAction(f"{action.trump!r} is not a trump: S, H, D, C or none")
+    if state.rules.is_japanese:
+        # The declarer leads the first trick; there is no bidding.
+        return replace(state, trump=action.trump, phase=PLAY, turn=state.leader)
+    return replace(state, trump=action.trump, phase=BID, turn=state.leader)
+
+
+def forbidden_bid(state: State) -> int | None:
+    """The bid the dealer may not make, or None for the other seats."""
+    if state.turn != state.dealer:
+        return None
+    return state.cards_each - sum(bid for bid in state.bids if bid is not None)
+
+
+def bid_actions(state: State) -> list[Bid]:
+    forbidden = forbidden_bid(state)
+    return [Bid(state.turn, n) for n in range(state.cards_each + 1) if n != forbidden]
+
+
+def apply_bid(state: State, action: Bid) -> State:
+    n = state.cards_each
+    if not 0 <= action.bid <= n:
+        raise IllegalAction(f"a bid is from 0 to {n}, not {action.bid}")
+    if action.bid == forbidden_bid(state):
+        raise IllegalAction(
+            f"the dealer may not bid {action.bid}: the bids would sum to {n}"
+        )
+    bids = list(state.bids)
+    bids[action.seat] = action.bid
+    if action.seat == state.dealer:
+        # The dealer bids last; the player left of the dealer leads.
+        return replace(state, bids=tuple(bids), phase=PLAY, turn=state.leader)
+    return replace(state, bids=tuple(bids), turn=(action.seat + 1) % state.players)

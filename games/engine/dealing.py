@@ -1,0 +1,96 @@
+"""Starting a deal from its cards (the chance action), with every check."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import Deal
+from .cards import NO_TRUMP, is_card, is_joker, suit_of
+from .errors import BadDeal
+from .state import BID, TRUMP, State
+
+
+def apply_deal(state: State, deal: Deal) -> State:
+    """Start the next deal with the given cards; ``BadDeal`` if they are wrong."""
+    if state.rules.is_japanese:
+        _check_japanese_deal(deal)
+    else:
+        _check_four_player_deal(state, deal)
+    players = state.players
+    first = (state.dealer + (0 if state.rules.is_japanese else 1)) % players
+    trump = None
+    phase = TRUMP
+    if not state.rules.trump_is_named(state.deal_index):
+        trump = NO_TRUMP if is_joker(deal.turned) else suit_of(deal.turned)
+        phase = BID
+    return replace(
+        state,
+        phase=phase,
+        turn=first,
+        hands=tuple(tuple(hand) for hand in deal.hands),
+        columns=tuple(tuple(map(tuple, cols)) for cols in deal.columns),
+        turned=deal.turned,
+        trump=trump,
+        bids=() if state.rules.is_japanese else (None,) * players,
+        tricks=(0,) * players,
+        trick_winners=(),
+        trick=(),
+        leader=first,
+    )
+
+
+def _check_cards(cards: list) -> None:
+    seen = set()
+    for card in cards:
+        if not is_card(card):
+            raise BadDeal(f"unknown card code {card!r}")
+        if card in seen:
+            raise BadDeal(f"card {card} is dealt twice")
+        seen.add(card)
+
+
+def _check_four_player_deal(state: State, deal: Deal) -> None:
+    n = state.cards_each
+    if len(deal.hands) != 4:
+        raise BadDeal(f"a deal has 4 hands, not {len(deal.hands)}")
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != n:
+            raise BadDeal(f"seat {seat} has {len(hand)} cards, not {n}")
+    if deal.columns:
+        raise BadDeal("a 4-player deal has no columns")
+    dealt = [card for hand in deal.hands for card in hand]
+    _check_cards(dealt)
+    turned = deal.turned
+    if state.rules.trump_is_named(state.deal_index):
+        if turned is not None:
+            raise BadDeal("trump is named in this deal: no card is turned")
+        return
+    if turned is None:
+        raise BadDeal("the turned card that fixes trump is missing")
+    _check_cards([turned])
+    if n < 9:
+        if turned in dealt:
+            raise BadDeal(f"turned card {turned} is also in a hand")
+    elif turned not in deal.hands[state.dealer]:
+        raise BadDeal(f"turned card {turned} is not the dealer's")
+
+
+def _check_japanese_deal(deal: Deal) -> None:
+    if len(deal.hands) != 2:
+        raise BadDeal(f"a Japanese deal has 2 hands, not {len(deal.hands)}")
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != 8:
+            raise BadDeal(f"seat {seat} has {len(hand)} cards in hand, not 8")
+    if deal.turned is not None:
+        raise BadDeal("a Japanese deal has no turned card")
+    if len(deal.columns) != 2:
+        raise BadDeal("a Japanese deal has columns for 2 seats")
+    for seat, columns in enumerate(deal.columns):
+        if len(columns) != 5:
+            raise BadDeal(f"seat {seat} has {len(columns)} columns, not 5")
+        for column in columns:
+            if len(column) != 2:
+                raise BadDeal("a column is a face-down card and a face-up card")
+    dealt = [card for hand in deal.hands for card in hand]
+    dealt += [card for cols in deal.columns for column in cols for card in column]
+    _check_cards(dealt)

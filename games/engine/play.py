@@ -1,0 +1,209 @@
+"""Playing cards: availability, legal plays, tricks and the end of a deal."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import PlayCard
+from .cards import SUIT_NAMES, SUITS, is_card, is_joker
+from .errors import IllegalAction
+from .scoring import deal_score, japanese_points, places, pulka_premiums
+from .state import DEAL, OVER, DealResult, State
+from .tricks import demanded_suit, joker_choices, playable_cards, trick_winner
+
+
+def available_cards(state: State, seat: int) -> tuple[str, ...]:
+    """The cards ``seat`` could play now: the hand, plus face-up column cards
+    from the second trick on in Japanese Joker."""
+    hand = state.hands[seat]
+    if state.columns and state.trick_winners:
+        return hand + tuple(up for _, up in state.columns[seat])
+    return hand
+
+
+def card_actions(state: State) -> list[PlayCard]:
+    seat = state.turn
+    available = available_cards(state, seat)
+    leading = not state.trick
+    rules = state.rules
+    actions = [
+        PlayCard(seat, card)
+        for card in playable_cards(available, state.trick, state.trump)
+    ]
+    for card in available:
+        if is_joker(card):
+            actions += joker_choices(
+                seat, card, leading, rules.lead_modes, rules.answer_modes
+            )
+    return actions
+
+
+def apply_card(state: State, action: PlayCard) -> State:
+    _check_card(state, action)
+    seat = action.seat
+    hands, columns = _take_card(state, seat, action.card)
+    trick = state.trick + (action,)
+    if len(trick) < state.players:
+        return replace(
+            state,
+            hands=hands,
+            columns=columns,
+            trick=trick,
+            turn=(seat + 1) % state.players,
+        )
+    winner = trick_winner(trick, state.trump)
+    tricks = list(state.tricks)
+    tricks[winner] += 1
+    state = replace(
+        state,
+        hands=hands,
+        columns=columns,
+        trick=(),
+        tricks=tuple(tricks),
+        trick_winners=state.trick_winners + (winner,),
+        leader=winner,
+        turn=winner,
+    )
+    if len(state.trick_winners) == state.cards_each:
+        return finish_deal(state)
+    return state
+
+
+def _check_card(state: State, action: PlayCard) -> None:
+    seat, card = action.seat, action.card
+    available = available_cards(state, seat)
+    if card not in available:
+        raise IllegalAction(_why_not_available(state, seat, card))
+    if is_joker(card):
+        _check_joker_mode(state, action)
+        return
+    allowed = playable_cards(available, state.trick, state.trump)
+    if card not in allowed:
+        raise IllegalAction(_why_not_allowed(state, seat, allowed))
+
+
+def _why_not_available(state: State, seat: int, card: str) -> str:
+    if not is_card(card):
+        return f"{card!r} is not a card"
+    if state.columns:
+        columns = state.columns[seat]
+        if any(down == card for down, _ in columns):
+            return f"{card} is face down in seat {seat}'s columns"
+        if any(up == card for _, up in columns):
+            return (
+                f"seat {seat}'s first card must come from the hand, "
+                f"not the face-up {card}"
+            )
+    return f"seat {seat} does not hold {card}"
+
+
+def _why_not_allowed(state: State, seat: int, allowed: list[str]) -> str:
+    lead = state.trick[0]
+    suit = allowed[0][1]
+    if lead.mode == "take" and len(allowed) == 1:
+        return f"seat {seat} must play its highest {suit} (joker led take {suit})"
+    if suit == state.trump and all(card[1] == suit for card in allowed):
+        demanded = demanded_suit(lead)
+        if demanded != suit:
+            return f"seat {seat} has no {SUIT_NAMES.get(demanded)}: it must trump"
+    return f"seat {seat} must follow {suit}"
+
+
+def _check_joker_mode(state: State, action: PlayCard) -> None:
+    rules = state.rules
+    leading = not state.trick
+    modes = rules.lead_modes if leading else rules.answer_modes
+    if action.mode not in modes:
+        where = "leading" if leading else "answering"
+        raise IllegalAction(f"a joker cannot be played {action.mode!r} when {where}")
+    needs_suit = action.mode in ("take", "give")
+    if needs_suit and action.suit not in SUITS:
+        raise IllegalAction(f"a joker played {action.mode} names a suit: S, H, D or C")
+    if not needs_suit and action.suit is not None:
+        raise IllegalAction(f"a joker played {action.mode} names no suit")
+
+
+def _take_card(state: State, seat: int, card: str):
+    """Remove a played card; a face-up card frees the face-down one below it."""
+    hand = state.hands[seat]
+    hands = list(state.hands)
+    if card in hand:
+        hands[seat] = tuple(c for c in hand if c != card)
+        return tuple(hands), state.columns
+    own = state.columns[seat]
+    played = next(column for column in own if column[1] == card)
+    rest = tuple(column for column in own if column is not played)
+    freed = [played[0]]
+    if len(rest) == 1:
+        # A player never keeps a single column: the table clears into the hand.
+        freed += list(rest[0])
+        rest = ()
+    hands[seat] = hand + tuple(freed)
+    columns = list(state.columns)
+    columns[seat] = rest
+    return tuple(hands), tuple(columns)
+
+
+def finish_deal(state: State) -> State:
+    """Score the deal just completed and move to the next deal or game over."""
+    rules = state.rules
+    n = state.cards_each
+    if rules.is_japanese:
+        scores = tuple(japanese_points(state.tricks))
+        bids = ()
+    else:
+        pulka = rules.pulka_of(state.deal_index)
+        bids = state.bids
+        scores = tuple(
+            deal_score(rules, bids[s], state.tricks[s], n, pulka)
+            for s in range(state.players)
+        )
+    result = DealResult(
+        state.dealer, n, state.trump, bids, state.tricks, state.trick_winners, scores
+    )
+    deals = state.deals + (result,)
+    totals = tuple(t + s for t, s in zip(state.totals, scores))
+    state = replace(
+        state,
+        phase=DEAL,
+        turn=None,
+        deal_index=state.deal_index + 1,
+        deals=deals,
+        totals=totals,
+        hands=(),
+        columns=(),
+        trick_winners=(),
+        bids=(),
+        trump=None,
+        turned=None,
+    )
+    if rules.is_japanese:
+        if max(totals) >= rules.target:
+            return end_game(state)
+        return state
+    if state.deal_index == sum(rules.pulka_sizes[: pulka + 1]):
+        state = _close_pulka(state, pulka)
+    if state.deal_index == len(rules.schedule):
+        return end_game(state)
+    return state
+
+
+def _close_pulka(state: State, pulka: int) -> State:
+    deals = [state.deals[i] for i in state.rules.pulka_bounds(pulka)]
+    result = pulka_premiums(state.rules, pulka, deals)
+    totals = tuple(
+        t + b - d for t, b, d in zip(state.totals, result.bonus, result.deduction)
+    )
+    return replace(state, pulkas=state.pulkas + (result,), totals=totals)
+
+
+def end_game(state: State, loser: int | None = None) -> State:
+    """Game over: places by totals, leavers last (a Japanese resigner loses)."""
+    if state.rules.is_japanese and loser is not None:
+        ranking = [2 if seat == loser else 1 for seat in range(2)]
+    else:
+        teams = [0, 1, 0, 1] if state.rules.pairs else None
+        ranking = places(state.totals, state.left, teams)
+    return replace(
+        state, phase=OVER, turn=None, places=tuple(ranking), trick=(), hands=()
+    )

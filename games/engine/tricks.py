@@ -1,0 +1,101 @@
+"""What may be played to a trick, and who wins it (RULES.md 2.4-2.6, 3.3).
+
+The functions take plain cards and plays so that both the 4-player game and
+Japanese Joker share them; what differs (joker modes, which cards are
+available) comes in as arguments.
+"""
+
+from __future__ import annotations
+
+from .actions import PlayCard as Play
+from .cards import JOKER_NOMINAL, NO_TRUMP, SUITS, is_joker, rank_of, suit_of
+
+
+def effective(play: Play) -> tuple[str, int] | None:
+    """(suit, rank) a play counts as in ordinary ranking.
+
+    A joker led ``give(L)`` is a card of L below its six (rank -1); a
+    ``nominal`` joker is its six. ``high``, ``low`` and ``take`` jokers are
+    handled by the trick rules themselves and have no ordinary value.
+    """
+    card = play.card
+    if not is_joker(card):
+        return card[1], rank_of(card)
+    if play.mode == "give":
+        return play.suit, -1
+    if play.mode == "nominal":
+        return suit_of(JOKER_NOMINAL[card]), 0
+    return None
+
+
+def demanded_suit(lead: Play) -> str:
+    """The suit a lead asks the others to follow."""
+    if is_joker(lead.card):
+        if lead.mode == "nominal":
+            return suit_of(JOKER_NOMINAL[lead.card])
+        return lead.suit
+    return suit_of(lead.card)
+
+
+def joker_choices(
+    seat: int, card: str, leading: bool, lead_modes, answer_modes
+) -> list[Play]:
+    """Every way ``seat`` may play a joker on the lead or in answer."""
+    if not leading:
+        return [Play(seat, card, mode) for mode in answer_modes]
+    choices = []
+    for mode in lead_modes:
+        if mode == "nominal":
+            choices.append(Play(seat, card, mode))
+        else:
+            choices.extend(Play(seat, card, mode, suit) for suit in SUITS)
+    return choices
+
+
+def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
+    """The ordinary (non-joker) cards a player may put on this trick.
+
+    Jokers are always allowed and are not included here. A joker is never a
+    card of a suit for following, so a player whose only spade is a joker is
+    void in spades.
+    """
+    ordinary = [card for card in available if not is_joker(card)]
+    if not trick:
+        return ordinary
+    lead = trick[0]
+    suit = demanded_suit(lead)
+    of_suit = [card for card in ordinary if card[1] == suit]
+    if of_suit:
+        if lead.mode == "take":
+            return [max(of_suit, key=rank_of)]
+        return of_suit
+    if trump != NO_TRUMP:
+        trumps = [card for card in ordinary if card[1] == trump]
+        if trumps:
+            return trumps
+    return ordinary
+
+
+def trick_winner(trick: tuple[Play, ...], trump: str) -> int:
+    """The seat that takes a complete trick (RULES.md 2.6)."""
+    for play in reversed(trick):
+        if play.mode == "high":
+            return play.seat
+    lead = trick[0]
+    best_trump = _highest_of(trick, trump) if trump != NO_TRUMP else None
+    if lead.mode == "take":
+        if lead.suit != trump and best_trump is not None:
+            return best_trump.seat
+        return lead.seat
+    if best_trump is not None:
+        return best_trump.seat
+    return _highest_of(trick, demanded_suit(lead)).seat
+
+
+def _highest_of(trick: tuple[Play, ...], suit: str) -> Play | None:
+    best, best_rank = None, -2
+    for play in trick:
+        value = effective(play)
+        if value is not None and value[0] == suit and value[1] > best_rank:
+            best, best_rank = play, value[1]
+    return best
