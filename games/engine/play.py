@@ -162,7 +162,7 @@ def finish_deal(state: State) -> State:
         state.dealer, n, state.trump, bids, state.tricks, state.trick_winners, scores
     )
     deals = state.deals + (result,)
-    totals = tuple(t + s for t, s in zip(state.totals, scores))
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     state = replace(
         state,
         phase=DEAL,
@@ -192,7 +192,8 @@ def _close_pulka(state: State, pulka: int) -> State:
     deals = [state.deals[i] for i in state.rules.pulka_bounds(pulka)]
     result = pulka_premiums(state.rules, pulka, deals)
     totals = tuple(
-        t + b - d for t, b, d in zip(state.totals, result.bonus, result.deduction)
+        t + b - d
+        for t, b, d in zip(state.totals, result.bonus, result.deduction, strict=True)
     )
     return replace(state, pulkas=state.pulkas + (result,), totals=totals)
 

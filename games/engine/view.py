@@ -1,0 +1,78 @@
+"""What one seat, or a spectator, may see: the only place that decides it.
+
+A seat sees its own hand, every face-up card, every card played, bids,
+tricks, scores and the number of cards in each hand; never another hand, a
+face-down card or the undealt rest of the deck. Anything sent to a client
+is built from ``view``.
+"""
+
+from __future__ import annotations
+
+from .actions import choice_to_json
+from .cards import sorted_cards
+from .game import legal_actions
+from .record import next_json
+from .state import DEAL, OVER, TRUMP, State
+
+# Before trump is named only the first three cards are dealt.
+CARDS_BEFORE_TRUMP = 3
+
+
+def view(state: State, seat: int | None = None) -> dict:
+    """The state as ``seat`` sees it; ``None`` gives the spectators' view."""
+    rules = state.rules
+    naming = state.phase == TRUMP
+    in_deal = state.phase not in (DEAL, OVER)
+    out = {
+        "profile": rules.profile,
+        "options": dict(rules.options),
+        "players": rules.players,
+        "phase": state.phase,
+        "deal": state.deal_index,
+        "dealer": state.dealer if in_deal else None,
+        "cards": state.cards_each if in_deal else None,
+        "trump": state.trump,
+        "turned": state.turned,
+        "turn": state.turn,
+        "bids": list(state.bids),
+        "tricks": list(state.tricks) if in_deal else [],
+        "trick": [choice_to_json(play) | {"seat": play.seat} for play in state.trick],
+        "trick_number": len(state.trick_winners),
+        "hand_sizes": [len(hand) for hand in state.hands] if in_deal else [],
+        "hand": _own_hand(state, seat) if in_deal else [],
+        "columns": _columns(state) if in_deal and not naming else [],
+        "deals": [deal.to_json(rules) for deal in state.deals],
+        "pulkas": [pulka.to_json() for pulka in state.pulkas],
+        "totals": list(state.totals),
+        "left": list(state.left),
+        "places": list(state.places),
+        "seat": seat,
+    }
+    if naming:
+        out["hand_sizes"] = [
+            len(_visible_before_trump(state, s)) for s in range(state.players)
+        ]
+    if state.phase == DEAL:
+        out["next_deal"] = next_json(state)
+    if seat is not None and seat == state.turn:
+        out["legal"] = [choice_to_json(action) for action in legal_actions(state)]
+    return out
+
+
+def _visible_before_trump(state: State, seat: int) -> tuple[str, ...]:
+    if state.rules.is_japanese or seat == state.turn:
+        return state.hands[seat][:CARDS_BEFORE_TRUMP]
+    return ()
+
+
+def _own_hand(state: State, seat: int | None) -> list[str]:
+    if seat is None or not 0 <= seat < state.players:
+        return []
+    if state.phase == TRUMP:
+        return list(_visible_before_trump(state, seat))
+    return sorted_cards(state.hands[seat])
+
+
+def _columns(state: State) -> list[list[dict]]:
+    """Every column shows its face-up card; the face-down card stays hidden."""
+    return [[{"up": up, "down": "hidden"} for _, up in own] for own in state.columns]
