@@ -1,0 +1,51 @@
+# Two commands for people: `make run` and `make test`. The rest are helpers.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Reinstall only when pyproject.toml changes (or the virtualenv is new).
+STAMP := $(VENV)/.install.stamp
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help run test install lint format check migrate clean
+
+help:
+	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
+	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
+	@echo "make lint   ruff check and format check"
+	@echo "make format ruff fix and format"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python scripts/run_platform.py
+
+test: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+check: $(STAMP)
+	$(BIN)/python manage.py check
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,55 @@
+"""The REST API root and account endpoints, mounted at /api/v1/."""
+
+from django.contrib.auth import get_user_model
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework import generics, serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+app_name = "api"
+
+
+class MeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = get_user_model()
+        fields = ["id", "username", "first_name", "last_name", "date_joined"]
+        read_only_fields = fields
+
+
+class ApiRootView(APIView):
+    """List the API's entry points."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        def link(name: str) -> str:
+            return reverse(f"api:{name}", request=request)
+
+        return Response(
+            {"me": link("me"), "schema": link("schema"), "docs": link("docs")}
+        )
+
+
+class MeView(generics.RetrieveAPIView):
+    """Return the signed-in user."""
+
+    serializer_class = MeSerializer
+    permission_classes = [IsAuthenticated]
+
+    def get_object(self):
+        return self.request.user
+
+
+urlpatterns = [
+    path("", ApiRootView.as_view(), name="root"),
+    path("me/", MeView.as_view(), name="me"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

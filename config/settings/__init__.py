@@ -1,0 +1,1 @@
+"""Settings modules: base (shared), dev, test and production."""

@@ -1,0 +1,16 @@
+"""Top-level URL configuration."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from config import views
+
+urlpatterns = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("health/", views.health, name="health"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("config.api")),
+    # Sign-in pages for the browsable API.
+    path("api/v1/auth/", include("rest_framework.urls")),
+]

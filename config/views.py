@@ -1,0 +1,70 @@
+"""Site pages and the health endpoint."""
+
+import uuid
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from django.views.generic import TemplateView
+from kombu.exceptions import OperationalError as KombuOperationalError
+
+from config.celery import app as celery_app
+
+
+class HomeView(TemplateView):
+    template_name = "home.html"
+
+
+def check_database() -> dict:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means "not healthy"
+        return {"status": "error", "vendor": connection.vendor, "error": str(exc)}
+    return {"status": "ok", "vendor": connection.vendor}
+
+
+def check_cache() -> dict:
+    backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    key = f"health:{uuid.uuid4().hex}"
+    try:
+        cache.set(key, "ok", timeout=10)
+        ok = cache.get(key) == "ok"
+        cache.delete(key)
+    except Exception as exc:
+        return {"status": "error", "backend": backend, "error": str(exc)}
+    return {"status": "ok" if ok else "error", "backend": backend}
+
+
+def check_broker() -> dict:
+    with celery_app.connection_for_write() as conn:
+        transport = conn.transport_cls
+        try:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        except (KombuOperationalError, OSError) as exc:
+            return {"status": "error", "transport": transport, "error": str(exc)}
+    return {"status": "ok", "transport": transport}
+
+
+@never_cache
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    """Report whether the database, cache and broker answer right now."""
+    checks = {
+        "database": check_database(),
+        "cache": check_cache(),
+        "broker": check_broker(),
+    }
+    healthy = all(check["status"] == "ok" for check in checks.values())
+    body = {
+        "status": "ok" if healthy else "error",
+        **checks,
+        "channel_layer": {
+            "backend": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+        },
+    }
+    return JsonResponse(body, status=200 if healthy else 503)

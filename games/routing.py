@@ -1,0 +1,3 @@
+"""WebSocket URL patterns, mounted by config/asgi.py."""
+
+websocket_urlpatterns: list = []

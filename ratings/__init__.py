@@ -1,0 +1,1 @@
+"""Elo ratings, leaderboards, Domino Coin wallets and matchmaking."""

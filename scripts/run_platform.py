@@ -1,0 +1,173 @@
+#!/usr/bin/env python
+"""Run the whole platform in one terminal: web server, Celery worker, Celery beat.
+
+Each process's output is prefixed with its name. Ctrl-C (or SIGTERM) stops all
+three; if any one of them exits on its own, the others are stopped too and the
+script exits with an error.
+
+    python scripts/run_platform.py [--host 127.0.0.1] [--port 8000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+STOP_TIMEOUT = 15  # seconds a process gets to exit before it is killed
+
+
+def commands(host: str, port: int) -> dict[str, list[str]]:
+    python = sys.executable
+    return {
+        "web": [
+            python, "-m", "uvicorn", "config.asgi:application",
+            "--host", host, "--port", str(port), "--lifespan", "off",
+        ],
+        "worker": [
+            python, "-m", "celery", "-A", "config", "worker",
+            "--loglevel", "INFO", "--concurrency", "2",
+        ],
+        "beat": [
+            python, "-m", "celery", "-A", "config", "beat",
+            "--loglevel", "INFO",
+            "--scheduler", "django_celery_beat.schedulers:DatabaseScheduler",
+        ],
+    }  # fmt: skip
+
+
+def parent_death_signal():
+    """Return a preexec hook that has Linux SIGTERM a child if we die.
+
+    libc is loaded here, in the parent, so the hook itself only makes one
+    system call between fork and exec.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    pr_set_pdeathsig = 1
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def hook() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+    return hook
+
+
+def relay(name: str, stream, lock: threading.Lock) -> None:
+    """Copy a child's output to ours, each line prefixed with its name."""
+    width = 7
+    for line in iter(stream.readline, ""):
+        with lock:
+            sys.stdout.write(f"{name:<{width}}| {line}")
+            sys.stdout.flush()
+    stream.close()
+
+
+class Supervisor:
+    def __init__(self, cmds: dict[str, list[str]], env: dict[str, str]):
+        self.cmds = cmds
+        self.env = env
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.stopping = False
+        self.lock = threading.Lock()
+        self.preexec = parent_death_signal()
+
+    def start(self) -> None:
+        for name, cmd in self.cmds.items():
+            proc = subprocess.Popen(
+                cmd,
+                cwd=BASE_DIR,
+                env=self.env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                bufsize=1,
+                preexec_fn=self.preexec,
+            )
+            self.procs[name] = proc
+            threading.Thread(
+                target=relay, args=(name, proc.stdout, self.lock), daemon=True
+            ).start()
+
+    def request_stop(self, signum=None, frame=None) -> None:
+        self.stopping = True
+
+    def wait(self) -> int:
+        """Block until a stop is requested or a child exits; return exit code."""
+        failed = None
+        parent = os.getppid()
+        while not self.stopping:
+            if os.getppid() != parent:
+                # Whoever started us (make, a terminal) is gone: shut down
+                # rather than leave servers running with no one to stop them.
+                self.say("Parent process exited; stopping.")
+                break
+            for name, proc in self.procs.items():
+                if proc.poll() is not None:
+                    failed = name
+                    break
+            if failed:
+                break
+            time.sleep(0.2)
+        if failed:
+            code = self.procs[failed].returncode
+            self.say(f"{failed} exited with code {code}; stopping the rest.")
+        self.stop()
+        return 1 if failed else 0
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        for name, proc in self.procs.items():
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.say(f"{name} did not stop in {STOP_TIMEOUT}s; killing it.")
+                proc.kill()
+                proc.wait()
+
+    def say(self, message: str) -> None:
+        with self.lock:
+            print(f"{'pulka':<7}| {message}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default=os.environ.get("PULKA_HOST", "127.0.0.1"))
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("PULKA_PORT", "8000"))
+    )
+    args = parser.parse_args()
+
+    env = os.environ.copy()
+    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+    env["PYTHONUNBUFFERED"] = "1"
+
+    supervisor = Supervisor(commands(args.host, args.port), env)
+    signal.signal(signal.SIGINT, supervisor.request_stop)
+    signal.signal(signal.SIGTERM, supervisor.request_stop)
+    supervisor.start()
+
+    site = f"http://{args.host}:{args.port}"
+    supervisor.say(f"Pulka is starting at {site}/")
+    supervisor.say(
+        f"admin {site}/admin/  API docs {site}/api/v1/docs/  health {site}/health/"
+    )
+    supervisor.say("Web server, Celery worker and Celery beat are running.")
+    supervisor.say("Press Ctrl-C to stop all three.")
+    code = supervisor.wait()
+    supervisor.say("Stopped.")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

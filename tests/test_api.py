@@ -1,0 +1,74 @@
+"""The REST API root, the current-user endpoint and the OpenAPI pages."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+pytestmark = pytest.mark.django_db
+
+
+def test_api_root_lists_entry_points(api_client):
+    response = api_client.get("/api/v1/")
+
+    assert response.status_code == 200
+    assert set(response.json()) == {"me", "schema", "docs"}
+    assert response.json()["me"] == "http://testserver/api/v1/me/"
+
+
+def test_me_requires_authentication(api_client):
+    response = api_client.get("/api/v1/me/")
+
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == "Token"
+
+
+def test_me_with_session(client, user):
+    client.force_login(user)
+
+    response = client.get("/api/v1/me/", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 200
+    assert response.json()["username"] == user.username
+    assert response.json()["id"] == user.id
+
+
+def test_me_with_token(api_client, user):
+    token = Token.objects.create(user=user)
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+    response = api_client.get("/api/v1/me/")
+
+    assert response.status_code == 200
+    assert response.json()["username"] == user.username
+
+
+def test_me_rejects_a_bad_token(api_client):
+    api_client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+
+    assert api_client.get("/api/v1/me/").status_code == 401
+
+
+def test_schema_describes_the_api(api_client):
+    response = api_client.get("/api/v1/schema/", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["info"]["title"] == "Pulka API"
+    assert "/api/v1/me/" in schema["paths"]
+
+
+def test_docs_page_uses_bundled_assets(client):
+    response = client.get(reverse("api:docs"))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "swagger-ui" in content
+    # Served from drf-spectacular-sidecar, not from a CDN.
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in content
+    assert "cdn.jsdelivr.net" not in content
+
+
+def test_browsable_api_login_page(client):
+    response = client.get("/api/v1/auth/login/")
+
+    assert response.status_code == 200

@@ -1,0 +1,1 @@
+"""Scheduled tournaments: registration, rounds, standings and prizes."""
