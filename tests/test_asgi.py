@@ -1,0 +1,39 @@
+"""The ASGI application: HTTP through Django, WebSockets through Channels."""
+
+from asgiref.sync import async_to_sync
+from channels.routing import ProtocolTypeRouter
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+from config.asgi import application
+
+
+def test_application_routes_http_and_websocket():
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
+
+
+def test_http_request_through_asgi():
+    async def request():
+        communicator = HttpCommunicator(
+            application, "GET", "/api/v1/", headers=[(b"host", b"localhost")]
+        )
+        return await communicator.get_response()
+
+    response = async_to_sync(request)()
+
+    assert response["status"] == 200
+    assert b'"me"' in response["body"]
+
+
+def test_websocket_from_a_foreign_origin_is_refused():
+    async def connect():
+        communicator = WebsocketCommunicator(
+            application,
+            "/ws/table/1/",
+            headers=[(b"host", b"localhost"), (b"origin", b"https://evil.example")],
+        )
+        connected, _ = await communicator.connect()
+        await communicator.disconnect()
+        return connected
+
+    assert async_to_sync(connect)() is False
