@@ -113,7 +113,8 @@ def mid_deal(
     with ``leader``; those cards leave the hands. ``tricks_done`` earlier
     tricks are counted as taken by the leader. By default the deal is the
     first one of the game whose size matches the cards in hand, so that
-    playing every card ends the deal.
+    playing every card ends the deal. The earlier deals of the game have
+    no results, so the deal must not be the last one of a pulka.
     """
     rules_ = make_rules(profile, options)
     hands = tuple(cards(h) if isinstance(h, str) else tuple(h) for h in hands)
@@ -225,3 +226,61 @@ def start_at(profile: str, deal_index: int, options=None, first_dealer: int = 0)
     """
     state = new_game(make_rules(profile, options), first_dealer)
     return replace(state, deal_index=deal_index)
+
+
+# --- A scoring oracle written from RULES.md 2.7-2.9 ------------------------
+
+
+def table_score(profile: str, options: dict, b: int, k: int, n: int, pulka: int):
+    """One deal score from the tables of RULES.md 2.7 (``pulka`` 0-based)."""
+    scoring = (options or {}).get("scoring", "online")
+    if profile == "live-games" and scoring != "online":
+        if k == b:
+            return 5 if b == 0 else 10 * k
+        if k > b:
+            return k
+        return -10 * (b - k) if scoring == "home-missing" else -10 * b
+    if k == b == 0:
+        return 50
+    if k == b == n:
+        return 50 + 50 * b if profile == "live-games" else 100 * b
+    if k == b:
+        return 50 + 50 * b
+    if b > 0 and k == 0:
+        if profile == "georgian-tvaladze":
+            return 0
+        if profile == "live-games":
+            return -200
+        penalty = str((options or {}).get("hisht_penalty", "200"))
+        if penalty == "alternating":
+            return -(200 if pulka in (0, 2) else 500)
+        if penalty == "dynamic":
+            return -100 * n
+        return -int(penalty)
+    return 10 * k
+
+
+def pulka_outcome(profile: str, options: dict, deals):
+    """(premium, bonus, deduction) of a pulka from its deal results (2.8)."""
+    options = options or {}
+    seats = range(4)
+    premium = [all(d.tricks[s] == d.bids[s] for d in deals) for s in seats]
+    best = [max(d.scores[s] for d in deals) for s in seats]
+    if profile == "live-games" and options.get("scoring", "online") != "online":
+        return premium, [0] * 4, [0] * 4
+    bonus = [best[s] if premium[s] else 0 for s in seats]
+    if profile == "georgian-tvaladze":
+        deducting = False
+    elif profile == "live-games":
+        deducting = True
+    else:
+        deducting = options.get("deductions", True)
+    losers = set()
+    if deducting and options.get("pairs", False):
+        teams = {s % 2 for s in seats if premium[s]}
+        if len(teams) == 1:
+            losers = {s for s in seats if s % 2 not in teams}
+    elif deducting and sum(premium) == 1:
+        losers = {s for s in seats if not premium[s]}
+    deduction = [max(best[s], 0) if s in losers else 0 for s in seats]
+    return premium, bonus, deduction
