@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import Bid, NameTrump
 from .cards import TRUMP_CHOICES
 from .errors import IllegalAction
-from .state import BID, PLAY, State
+from .state import BID, PLAY, State, evolve
 
 
 def trump_actions(state: State) -> list[NameTrump]:
@@ -19,8 +17,8 @@ def apply_trump(state: State, action: NameTrump) -> State:
         raise IllegalAction(f"{action.trump!r} is not a trump: S, H, D, C or none")
     if state.rules.is_japanese:
         # The declarer leads the first trick; there is no bidding.
-        return replace(state, trump=action.trump, phase=PLAY, turn=state.leader)
-    return replace(state, trump=action.trump, phase=BID, turn=state.leader)
+        return evolve(state, trump=action.trump, phase=PLAY, turn=state.leader)
+    return evolve(state, trump=action.trump, phase=BID, turn=state.leader)
 
 
 def forbidden_bid(state: State) -> int | None:
@@ -47,5 +45,5 @@ def apply_bid(state: State, action: Bid) -> State:
     bids[action.seat] = action.bid
     if action.seat == state.dealer:
         # The dealer bids last; the player left of the dealer leads.
-        return replace(state, bids=tuple(bids), phase=PLAY, turn=state.leader)
-    return replace(state, bids=tuple(bids), turn=(action.seat + 1) % state.players)
+        return evolve(state, bids=tuple(bids), phase=PLAY, turn=state.leader)
+    return evolve(state, bids=tuple(bids), turn=(action.seat + 1) % state.players)

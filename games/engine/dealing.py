@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import Deal
 from .cards import NO_TRUMP, is_card, is_joker, suit_of
 from .errors import BadDeal
-from .state import BID, TRUMP, State
+from .state import BID, TRUMP, State, evolve
 
 
 def apply_deal(state: State, deal: Deal) -> State:
@@ -23,7 +21,7 @@ def apply_deal(state: State, deal: Deal) -> State:
     if not state.rules.trump_is_named(state.deal_index):
         trump = NO_TRUMP if is_joker(deal.turned) else suit_of(deal.turned)
         phase = BID
-    return replace(
+    return evolve(
         state,
         phase=phase,
         turn=first,

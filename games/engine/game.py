@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import Action, Bid, Deal, NameTrump, PlayCard, Resign, kind_of
 from .bidding import apply_bid, apply_trump, bid_actions, trump_actions
 from .dealing import apply_deal
 from .errors import IllegalAction, WrongAction, WrongSeat
 from .play import apply_card, card_actions, end_game
-from .state import BID, DEAL, OVER, PLAY, TRUMP, State
+from .state import BID, DEAL, OVER, PLAY, TRUMP, State, evolve
 
 _PHASES = {
     TRUMP: (NameTrump, trump_actions, apply_trump),
@@ -53,7 +51,7 @@ def _apply_resign(state: State, action: Resign) -> State:
         raise WrongAction("a resignation comes inside a deal that is being played")
     if seat in state.left:
         raise IllegalAction(f"seat {seat} has already left")
-    state = replace(state, left=state.left + (seat,))
+    state = evolve(state, left=state.left + (seat,))
     if state.rules.is_japanese:
         return end_game(state, loser=seat)
     # A bot plays on for the leaver; the seat keeps its turn order.

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import PlayCard
-from .cards import SUIT_NAMES, SUITS, is_card, is_joker
+from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card, is_joker
 from .errors import IllegalAction
 from .scoring import deal_score, japanese_points, places, pulka_premiums
-from .state import DEAL, OVER, DealResult, State
-from .tricks import demanded_suit, joker_choices, playable_cards, trick_winner
+from .state import DEAL, OVER, DealResult, State, evolve
+from .tricks import (
+    demanded_suit,
+    joker_choices,
+    may_play,
+    playable_cards,
+    trick_winner,
+)
+
+# Plays of ordinary cards are immutable values: make each one once.
+_PLAIN_PLAYS = [{card: PlayCard(seat, card) for card in DECK} for seat in range(4)]
 
 
 def available_cards(state: State, seat: int) -> tuple[str, ...]:
@@ -26,12 +33,12 @@ def card_actions(state: State) -> list[PlayCard]:
     available = available_cards(state, seat)
     leading = not state.trick
     rules = state.rules
+    plain = _PLAIN_PLAYS[seat]
     actions = [
-        PlayCard(seat, card)
-        for card in playable_cards(available, state.trick, state.trump)
+        plain[card] for card in playable_cards(available, state.trick, state.trump)
     ]
-    for card in available:
-        if is_joker(card):
+    for card in JOKERS:
+        if card in available:
             actions += joker_choices(
                 seat, card, leading, rules.lead_modes, rules.answer_modes
             )
@@ -43,18 +50,19 @@ def apply_card(state: State, action: PlayCard) -> State:
     seat = action.seat
     hands, columns = _take_card(state, seat, action.card)
     trick = state.trick + (action,)
-    if len(trick) < state.players:
-        return replace(
+    players = state.rules.players
+    if len(trick) < players:
+        return evolve(
             state,
             hands=hands,
             columns=columns,
             trick=trick,
-            turn=(seat + 1) % state.players,
+            turn=(seat + 1) % players,
         )
     winner = trick_winner(trick, state.trump)
     tricks = list(state.tricks)
     tricks[winner] += 1
-    state = replace(
+    state = evolve(
         state,
         hands=hands,
         columns=columns,
@@ -77,8 +85,10 @@ def _check_card(state: State, action: PlayCard) -> None:
     if is_joker(card):
         _check_joker_mode(state, action)
         return
-    allowed = playable_cards(available, state.trick, state.trump)
-    if card not in allowed:
+    if action.mode is not None or action.suit is not None:
+        raise IllegalAction(f"{card} is not a joker: it has no mode or suit")
+    if not may_play(card, available, state.trick, state.trump):
+        allowed = playable_cards(available, state.trick, state.trump)
         raise IllegalAction(_why_not_allowed(state, seat, allowed))
 
 
@@ -163,7 +173,7 @@ def finish_deal(state: State) -> State:
     )
     deals = state.deals + (result,)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
-    state = replace(
+    state = evolve(
         state,
         phase=DEAL,
         turn=None,
@@ -195,7 +205,7 @@ def _close_pulka(state: State, pulka: int) -> State:
         t + b - d
         for t, b, d in zip(state.totals, result.bonus, result.deduction, strict=True)
     )
-    return replace(state, pulkas=state.pulkas + (result,), totals=totals)
+    return evolve(state, pulkas=state.pulkas + (result,), totals=totals)
 
 
 def end_game(state: State, loser: int | None = None) -> State:
@@ -205,6 +215,6 @@ def end_game(state: State, loser: int | None = None) -> State:
     else:
         teams = [0, 1, 0, 1] if state.rules.pairs else None
         ranking = places(state.totals, state.left, teams)
-    return replace(
+    return evolve(
         state, phase=OVER, turn=None, places=tuple(ranking), trick=(), hands=()
     )

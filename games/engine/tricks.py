@@ -7,6 +7,8 @@ available) comes in as arguments.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .actions import PlayCard as Play
 from .cards import JOKER_NOMINAL, NO_TRUMP, SUITS, is_joker, rank_of, suit_of
 
@@ -37,19 +39,23 @@ def demanded_suit(lead: Play) -> str:
     return suit_of(lead.card)
 
 
+@cache
 def joker_choices(
     seat: int, card: str, leading: bool, lead_modes, answer_modes
-) -> list[Play]:
-    """Every way ``seat`` may play a joker on the lead or in answer."""
+) -> tuple[Play, ...]:
+    """Every way ``seat`` may play a joker on the lead or in answer.
+
+    Cached: the answer depends on nothing else, and plays are immutable.
+    """
     if not leading:
-        return [Play(seat, card, mode) for mode in answer_modes]
+        return tuple(Play(seat, card, mode) for mode in answer_modes)
     choices = []
     for mode in lead_modes:
         if mode == "nominal":
             choices.append(Play(seat, card, mode))
         else:
             choices.extend(Play(seat, card, mode, suit) for suit in SUITS)
-    return choices
+    return tuple(choices)
 
 
 def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
@@ -59,7 +65,7 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     card of a suit for following, so a player whose only spade is a joker is
     void in spades.
     """
-    ordinary = [card for card in available if not is_joker(card)]
+    ordinary = [card for card in available if card[0] != "X"]  # not a joker
     if not trick:
         return ordinary
     lead = trick[0]
@@ -74,6 +80,26 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
         if trumps:
             return trumps
     return ordinary
+
+
+def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
+    """Whether the ordinary ``card`` may go on this trick: the same rule as
+    ``playable_cards``, answered for one card without building the list."""
+    if not trick:
+        return True
+    lead = trick[0]
+    suit = demanded_suit(lead)
+    # A joker's code ("X1") never matches a suit letter in position 1.
+    if card[1] == suit:
+        if lead.mode != "take":
+            return True
+        rank = rank_of(card)
+        return not any(c[1] == suit and rank_of(c) > rank for c in available)
+    if any(c[1] == suit for c in available):
+        return False
+    if trump == NO_TRUMP or card[1] == trump:
+        return True
+    return not any(c[1] == trump for c in available)
 
 
 def trick_winner(trick: tuple[Play, ...], trump: str) -> int:

@@ -1,0 +1,370 @@
+"""A stronger bot: determinized Monte Carlo over the autopilot's rollouts.
+
+For every decision the bot deals the cards it cannot see in ``samples``
+ways consistent with what it can see, tries every legal action on each of
+these deals and plays the rest of the deal with the autopilot policy for
+all seats. It picks the action with the best mean result for its own seat:
+the deal score (RULES.md 2.7; with its partner's in pairs, and a share of
+the pulka premium while the seat is still on premium) in the 4-player game,
+the trick difference in Japanese Joker. Every action is tried on the same
+sampled deals, so the comparison between actions is fair.
+
+What the bot may see is what ``view`` shows its seat: its own hand (three
+cards while naming trump), face-up cards, the current trick, bids, tricks,
+trump, the turned card and the number of cards in each hand. The cards
+played in earlier tricks of the deal are public too but are not in the
+state, so ``choose`` takes the deal's actions so far as ``deal_actions``;
+from them the bot also learns which suits a seat has shown out of. Without
+them it still plays legally, it only samples from a wider set of cards.
+The bot never reads another seat's cards or a face-down card.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from ..actions import Action, PlayCard
+from ..cards import DECK, NO_TRUMP, is_joker, rank_of
+from ..game import legal_actions
+from ..scoring import deal_score
+from ..state import BID, PLAY, TRUMP, State
+from ..tricks import demanded_suit
+from .autopilot import CARDS_SEEN_BEFORE_TRUMP, choose_bid
+from .rollout import DealSim
+
+DEFAULT_SAMPLES = 24
+# Attempts at dealing the unseen cards under the known voids before the
+# bot falls back to ignoring them.
+SAMPLE_TRIES = 20
+# Chance the bot counts on for making its bid exactly in each later deal of
+# the pulka, to weigh the premium it would still be playing for.
+EXACT_CHANCE = 0.6
+
+
+class MonteCarloBot:
+    """``MonteCarloBot(samples=24, rng=random.Random(seed)).choose(state)``.
+
+    ``opponent_weight`` (4-player only) subtracts that share of the other
+    side's mean deal score from the bot's own, to play against the leaders
+    as well as for itself; 0 plays purely for its own score.
+    """
+
+    def __init__(
+        self,
+        samples: int = DEFAULT_SAMPLES,
+        rng: random.Random | None = None,
+        opponent_weight: float = 0.0,
+        premium: bool = True,
+    ):
+        if samples < 1:
+            raise ValueError("samples must be at least 1")
+        self.samples = samples
+        self.rng = rng if rng is not None else random.Random(0)
+        self.opponent_weight = opponent_weight
+        self.premium = premium
+
+    def __call__(self, state: State, deal_actions=None) -> Action:
+        return self.choose(state, deal_actions)
+
+    def choose(self, state: State, deal_actions=None) -> Action:
+        """The move for ``state.turn``.
+
+        ``deal_actions`` lists the actions of the current deal so far, as the
+        table saw them (bids and cards), or is None when they are unknown.
+        """
+        actions = legal_actions(state)
+        if not actions:
+            raise ValueError("no seat is to move in this state")
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.turn
+        knowledge = Knowledge(state, deal_actions)
+        deals = [knowledge.sample(self.rng) for _ in range(self.samples)]
+        score = self._scorer(state, seat)
+        if state.phase == TRUMP:
+            starts = deals
+
+            def start(deal, action):
+                bids = None
+                if not deal.rules.is_japanese:
+                    bids = _all_bids(deal, action.trump)
+                return DealSim.from_state(deal, trump=action.trump, bids=bids)
+
+        elif state.phase == BID:
+            starts = deals
+
+            def start(deal, action):
+                bids = _bids_after(deal, action.seat, action.bid)
+                return DealSim.from_state(deal, bids=bids)
+
+        elif state.phase == PLAY:
+            starts = [DealSim.from_state(deal) for deal in deals]
+
+            def start(sim, action):
+                sim = sim.copy()
+                sim.play(action)
+                return sim
+
+        else:  # pragma: no cover
+            raise ValueError(f"no move in phase {state.phase!r}")
+        best, best_total = actions[0], None
+        for action in actions:
+            total = 0.0
+            for deal in starts:
+                sim = start(deal, action)
+                sim.play_out()
+                total += score(sim.bids, sim.tricks)
+            if best_total is None or total > best_total:
+                best, best_total = action, total
+        return best
+
+    def _scorer(self, state: State, seat: int):
+        """``score(bids, tricks)``: the value of a finished deal for ``seat``."""
+        rules = state.rules
+        if rules.is_japanese:
+            other = 1 - seat
+
+            def japanese(bids, tricks):
+                return tricks[seat] - tricks[other]
+
+            return japanese
+        n = state.cards_each
+        pulka = rules.pulka_of(state.deal_index)
+        side = [seat, (seat + 2) % 4] if rules.pairs else [seat]
+        others = [s for s in range(4) if s not in side]
+        premium = self._premium_weights(state, side) if self.premium else {}
+        weight = self.opponent_weight
+
+        def score(bids, tricks):
+            value = 0.0
+            for s in side:
+                points = deal_score(rules, bids[s], tricks[s], n, pulka)
+                value += points
+                if s in premium and tricks[s] == bids[s]:
+                    best, chance = premium[s]
+                    value += chance * max(best, points)
+            if weight:
+                theirs = sum(
+                    deal_score(rules, bids[s], tricks[s], n, pulka) for s in others
+                )
+                value -= weight * theirs / len(others) * len(side)
+            return value
+
+        return score
+
+    @staticmethod
+    def _premium_weights(state: State, side) -> dict:
+        """For each seat of ``side`` still on premium in this pulka: its best
+        deal score so far and the chance it keeps the premium to the end."""
+        rules = state.rules
+        if rules.scoring != "online":
+            return {}
+        bounds = rules.pulka_bounds(rules.pulka_of(state.deal_index))
+        earlier = state.deals[bounds.start :]
+        later = bounds.stop - state.deal_index - 1
+        weights = {}
+        for s in side:
+            if all(deal.tricks[s] == deal.bids[s] for deal in earlier):
+                best = max((deal.scores[s] for deal in earlier), default=-(10**9))
+                weights[s] = (best, EXACT_CHANCE**later)
+        return weights
+
+
+def _bids_after(deal: State, seat: int, bid: int) -> list:
+    """The bids once ``seat`` bids ``bid`` and the later seats bid as the
+    autopilot would with their (sampled) hands."""
+    bids = list(deal.bids)
+    bids[seat] = bid
+    return _finish_bidding(deal, bids, seat, deal.trump)
+
+
+def _all_bids(deal: State, trump: str) -> list:
+    """Every seat's autopilot bid, from the first bidder, under ``trump``."""
+    bids = [None] * deal.players
+    first = (deal.dealer + 1) % deal.players
+    n = deal.cards_each
+    bids[first] = choose_bid(deal.hands[first], trump, n, range(n + 1))
+    return _finish_bidding(deal, bids, first, trump)
+
+
+def _finish_bidding(deal: State, bids: list, seat: int, trump: str) -> list:
+    n = deal.cards_each
+    while seat != deal.dealer:
+        seat = (seat + 1) % deal.players
+        allowed = range(n + 1)
+        if seat == deal.dealer:
+            forbidden = n - sum(b for b in bids if b is not None)
+            allowed = [b for b in allowed if b != forbidden]
+        bids[seat] = choose_bid(deal.hands[seat], trump, n, allowed)
+    return bids
+
+
+class Knowledge:
+    """What the seat to move knows about the cards of the deal.
+
+    ``sample`` deals the unseen cards into every hidden place (other hands,
+    the rest of the trump namer's own hand, face-down cards) and returns a
+    full ``State`` built with ``dataclasses.replace``. Only the sizes of
+    hidden hands and column lists are read from the state, never their cards.
+    """
+
+    def __init__(self, state: State, deal_actions=None):
+        self.state = state
+        rules = state.rules
+        seat = self.seat = state.turn
+        naming = state.phase == TRUMP
+        hand = state.hands[seat]
+        self.own = tuple(hand[:CARDS_SEEN_BEFORE_TRUMP] if naming else hand)
+        earlier = _earlier_plays(state, deal_actions)
+        known = list(self.own) + [play.card for play in state.trick]
+        if earlier is not None:
+            known += [play.card for play in earlier]
+        # Hidden places, in a fixed order: (name, seat, number of cards).
+        slots = []
+        if len(hand) > len(self.own):
+            slots.append(("hand", seat, len(hand) - len(self.own)))
+        forced = {}
+        if rules.is_japanese:
+            other = 1 - seat
+            slots.append(("hand", other, len(state.hands[other])))
+            if naming:
+                for s in (seat, other):
+                    slots.append(("columns", s, 2 * len(state.columns[s])))
+            else:
+                for s in (seat, other):
+                    known += [up for _, up in state.columns[s]]
+                    slots.append(("down", s, len(state.columns[s])))
+        else:
+            turned = state.turned
+            if turned is not None and state.cards_each < 9:
+                known.append(turned)  # out of play, seen by all
+            elif turned is not None and turned not in known and earlier is not None:
+                # Tvaladze: the turned card stays in the dealer's hand until
+                # the dealer plays it.
+                forced[state.dealer] = turned
+                known.append(turned)
+            for s in range(4):
+                if s != seat:
+                    size = len(state.hands[s]) - (s in forced)
+                    slots.append(("hand", s, size))
+        known_set = set(known)
+        self.pool = [card for card in DECK if card not in known_set]
+        self.slots = slots
+        self.forced = forced
+        self.spare = len(self.pool) - sum(size for _, _, size in slots)
+        if self.spare < 0:
+            raise ValueError("the state has more hidden cards than unseen ones")
+        self.limits = {}
+        if earlier is not None and not rules.is_japanese:
+            self.limits = _limits(earlier + list(state.trick), state)
+
+    def sample(self, rng: random.Random) -> State:
+        """One full deal consistent with everything the seat knows."""
+        places = self._deal(rng)
+        state = self.state
+        hands = [[] for _ in range(state.players)]
+        columns = [[] for _ in state.columns]
+        hands[self.seat] = list(self.own)
+        for (kind, s, _), cards in zip(self.slots, places, strict=True):
+            if kind == "hand":
+                hands[s] = hands[s] + cards
+            elif kind == "columns":
+                columns[s] = [(cards[i], cards[i + 1]) for i in range(0, len(cards), 2)]
+            else:
+                ups = [up for _, up in state.columns[s]]
+                columns[s] = list(zip(cards, ups, strict=True))
+        for s, card in self.forced.items():
+            hands[s].append(card)
+        return replace(
+            state,
+            hands=tuple(tuple(hand) for hand in hands),
+            columns=tuple(tuple(own) for own in columns),
+        )
+
+    def _deal(self, rng: random.Random) -> list[list[str]]:
+        pool = list(self.pool)
+        if self.limits:
+            for _ in range(SAMPLE_TRIES):
+                rng.shuffle(pool)
+                places = self._deal_limited(pool, rng)
+                if places is not None:
+                    return places
+        rng.shuffle(pool)
+        places, start = [], 0
+        for _, _, size in self.slots:
+            places.append(pool[start : start + size])
+            start += size
+        return places
+
+    def _deal_limited(self, pool, rng) -> list[list[str]] | None:
+        """Deal ``pool`` under the known voids; None when it gets stuck."""
+        slots = self.slots
+        room = [size for _, _, size in slots] + [self.spare]
+        places = [[] for _ in room]
+        fits = []
+        for card in pool:
+            ok = [
+                i
+                for i, (kind, s, _) in enumerate(slots)
+                if kind != "hand" or _may_hold(self.limits.get(s), card)
+            ]
+            fits.append((len(ok), card, ok))
+        # The most constrained cards first; the shuffle orders the rest.
+        fits.sort(key=lambda fit: fit[0])
+        spare = len(room) - 1
+        for _, card, ok in fits:
+            choices = [i for i in ok if room[i]] + ([spare] if room[spare] else [])
+            if not choices:
+                return None
+            weights = [room[i] for i in choices]
+            pick = rng.choices(choices, weights)[0]
+            room[pick] -= 1
+            places[pick].append(card)
+        return places[:-1]
+
+
+def _may_hold(limit, card: str) -> bool:
+    if limit is None or is_joker(card):
+        return True
+    cap = limit.get(card[1], 8)
+    return rank_of(card) <= cap
+
+
+def _earlier_plays(state: State, deal_actions) -> list[PlayCard] | None:
+    """The cards of the deal's finished tricks, if ``deal_actions`` fits."""
+    if deal_actions is None:
+        return None
+    plays = [action for action in deal_actions if isinstance(action, PlayCard)]
+    done = len(state.trick_winners) * state.players
+    if len(plays) != done + len(state.trick) or tuple(plays[done:]) != state.trick:
+        return None
+    return plays[:done]
+
+
+def _limits(plays: list[PlayCard], state: State) -> dict:
+    """Per seat and suit, the highest rank the seat may still hold (-1: none).
+
+    A seat that did not follow the demanded suit has none of it, and none of
+    the trump either if it did not trump. After a joker led ``take`` a seat
+    that followed holds nothing higher than the card it had to play.
+    """
+    trump = state.trump
+    limits: dict[int, dict[str, int]] = {}
+    players = state.players
+    for start in range(0, len(plays), players):
+        trick = plays[start : start + players]
+        lead = trick[0]
+        suit = demanded_suit(lead)
+        for play in trick[1:]:
+            if is_joker(play.card):
+                continue
+            seat_limits = limits.setdefault(play.seat, {})
+            if play.card[1] != suit:
+                seat_limits[suit] = -1
+                if trump != NO_TRUMP and play.card[1] != trump:
+                    seat_limits[trump] = -1
+            elif lead.mode == "take":
+                old = seat_limits.get(suit, 8)
+                seat_limits[suit] = min(old, rank_of(play.card) - 1)
+    return limits

@@ -1,0 +1,68 @@
+"""Play whole games between bots, for tests, benchmarks and practice tables."""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from ..game import apply
+from ..record import record_json
+from ..rules import Rules
+from ..shuffle import deal_cards
+from ..state import DEAL, OVER, State, new_game
+from .autopilot import autopilot_action
+
+
+class PlayedGame(NamedTuple):
+    """A finished game: the final state and its history, one
+    ``(Deal, [actions])`` pair per deal, as ``record.replay`` reports it."""
+
+    state: State
+    history: list
+
+    def record(self) -> dict:
+        """The game record (RECORD.md), which ``record.replay`` reads back."""
+        return record_json(self.state.rules, self.state.first_dealer, self.history)
+
+
+def move_of(bot, state: State, deal_actions: list):
+    """Ask one bot for its move. ``None`` is the autopilot; an object with
+    ``choose`` also gets the deal's actions so far; any other callable gets
+    the state only."""
+    if bot is None:
+        return autopilot_action(state)
+    if hasattr(bot, "choose"):
+        return bot.choose(state, list(deal_actions))
+    return bot(state)
+
+
+def play_game(
+    rules: Rules,
+    bots_by_seat,
+    rng: random.Random,
+    first_dealer: int = 0,
+    max_deals: int | None = None,
+) -> PlayedGame:
+    """Deal with ``rng`` and let the bots play a whole game.
+
+    ``bots_by_seat`` maps each seat (a list or a dict) to a bot: ``None`` for
+    the autopilot, a ``MonteCarloBot``, or a callable ``state -> action``.
+    ``max_deals`` stops early (the state is then left between deals).
+    """
+    if not isinstance(bots_by_seat, dict):
+        bots_by_seat = dict(enumerate(bots_by_seat))
+    state = new_game(rules, first_dealer)
+    history: list = []
+    while state.phase != OVER:
+        if state.phase == DEAL:
+            if max_deals is not None and len(history) >= max_deals:
+                break
+            deal = deal_cards(state, rng)
+            actions: list = []
+            history.append((deal, actions))
+            state = apply(state, deal)
+            continue
+        action = move_of(bots_by_seat.get(state.turn), state, actions)
+        state = apply(state, action)
+        actions.append(action)
+    return PlayedGame(state, history)
