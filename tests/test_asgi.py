@@ -1,5 +1,6 @@
 """The ASGI application: HTTP through Django, WebSockets through Channels."""
 
+import pytest
 from asgiref.sync import async_to_sync
 from channels.routing import ProtocolTypeRouter
 from channels.testing import HttpCommunicator, WebsocketCommunicator
@@ -25,6 +26,9 @@ def test_http_request_through_asgi():
     assert b'"me"' in response["body"]
 
 
+# Channels consumers close stale database connections around every message,
+# so even a refused connection needs database access in tests.
+@pytest.mark.django_db(transaction=True)
 def test_websocket_from_a_foreign_origin_is_refused():
     async def connect():
         communicator = WebsocketCommunicator(
