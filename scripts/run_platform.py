@@ -3,7 +3,8 @@
 
 Each process's output is prefixed with its name. Ctrl-C (or SIGTERM) stops all
 three; if any one of them exits on its own, the others are stopped too and the
-script exits with an error.
+script exits with an error. The children run in sessions of their own and are
+stopped by this script alone; should it die, Linux sends them SIGTERM.
 
     python scripts/run_platform.py [--host 127.0.0.1] [--port 8000]
 """
@@ -89,6 +90,11 @@ class Supervisor:
                 stderr=subprocess.STDOUT,
                 text=True,
                 bufsize=1,
+                # Own session: a Ctrl-C or a group kill reaches only this
+                # supervisor, which then stops each child in order. (Signalled
+                # directly, Celery's pool processes die under their parent
+                # and leave it hanging in its warm shutdown.)
+                start_new_session=True,
                 preexec_fn=self.preexec,
             )
             self.procs[name] = proc
