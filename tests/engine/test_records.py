@@ -818,6 +818,20 @@ def test_priority_wrong_action_before_illegal():
     assert error_of(with_action(0, {"seat": 1, "trump": "X"})) == (0, 0, "wrong_action")
 
 
+def test_priority_no_such_seat_after_a_deal_is_over():
+    # Only "after the game is over" comes before wrong_seat; after a deal
+    # that is over (the game is not), a seat that does not exist is still
+    # wrong_seat, for a card as for a resignation.
+    for action in ({"seat": 7, "card": "AH"}, {"seat": 7, "resign": True}):
+        record = example()
+        record["deals"][0]["actions"].append(action)
+        assert error_of(record) == (0, 8, "wrong_seat")
+    # An existing seat is a wrong action there.
+    record = example()
+    record["deals"][0]["actions"].append({"seat": 1, "card": "7C"})
+    assert error_of(record) == (0, 8, "wrong_action")
+
+
 def test_the_first_offending_item_is_reported():
     record = with_action(6, {"seat": 3, "card": "AH"})
     record["deals"][0]["actions"].append({"seat": 9, "card": 5})
