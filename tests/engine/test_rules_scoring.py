@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
 from games.engine import Bid, Resign, apply, legal_actions, make_rules, new_game
+from games.engine.play import end_game
 from games.engine.record import result_json
 from games.engine.scoring import deal_score, places, pulka_premiums
 from games.engine.shuffle import deal_cards
@@ -603,3 +605,23 @@ def test_a_leaver_keeps_the_seat_and_ranks_last(profile):
     others = [out["totals"][s] for s in (0, 1, 3)]
     for s in (0, 1, 3):
         assert out["places"][s] == 1 + sum(t > out["totals"][s] for t in others)
+
+
+@pytest.mark.parametrize(
+    "options, totals, places_, winners",
+    [
+        ({}, (1490, 670, 580, 1490), [1, 3, 4, 1], [0, 3]),
+        ({}, (300, 300, 300, 300), [1, 1, 1, 1], [0, 1, 2, 3]),
+        ({"pairs": True}, (100, 200, 200, 100), [1, 1, 1, 1], [0, 1, 2, 3]),
+        ({"pairs": True}, (500, 200, -100, 100), [1, 3, 1, 3], [0, 2]),
+    ],
+)
+def test_shared_victory_in_the_result(options, totals, places_, winners):
+    state = replace(nines(options), totals=totals)
+    state = end_game(state)
+    out = result_json(state)
+    assert out["complete"] is True
+    assert out["places"] == places_
+    assert out["winners"] == winners
+    if options.get("pairs"):
+        assert out["team_totals"] == [totals[0] + totals[2], totals[1] + totals[3]]
