@@ -887,3 +887,11 @@ def test_command_exit_2_for_a_missing_file(tmp_path):
     done = command(str(tmp_path / "nope.json"))
     assert done.returncode == 2
     assert done.stdout == ""
+
+
+def test_command_exit_2_for_bytes_that_are_not_text(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe\x00{")
+    done = command(str(path))
+    assert done.returncode == 2
+    assert done.stdout == ""
