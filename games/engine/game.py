@@ -33,9 +33,11 @@ def apply(state: State, action: Action | Deal) -> State:
         return apply_deal(state, action)
     if isinstance(action, Resign):
         return _apply_resign(state, action)
+    if not 0 <= action.seat < state.players:
+        raise WrongSeat(f"there is no seat {action.seat}")
     if state.phase == DEAL:
         raise WrongAction("the deal is over: the next deal's cards are due")
-    if not 0 <= action.seat < state.players or action.seat != state.turn:
+    if action.seat != state.turn:
         raise WrongSeat(f"it is seat {state.turn}'s turn, not seat {action.seat}'s")
     kind, _, apply_phase = _PHASES[state.phase]
     if not isinstance(action, kind):
