@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -544,3 +545,18 @@ def test_a_resignation_is_not_possible_between_deals():
     assert state.phase == "deal"
     with pytest.raises(WrongAction):
         apply(state, Resign(0))
+
+
+@pytest.mark.parametrize(
+    "before, over", [((19, 0), True), ((18, 0), False), ((19, 20), True)]
+)
+def test_reaching_the_target_exactly_ends_the_match(before, over):
+    # The last trick of a deal at 9-8: seat 0 takes it, 10-8, two points.
+    state = mid_deal(J, ["AS", "7C"], "S", tricks_done=17)
+    state = replace(state, tricks=(9, 8), totals=before)
+    state = play(state, "AS 7C")
+    assert state.deals[-1].scores == (2, 0)
+    assert state.totals == (before[0] + 2, before[1])
+    assert state.is_over is over
+    if over:
+        assert state.winners == [0]
