@@ -1,1 +1,232 @@
-"""Models of the games app."""
+"""Tables, seats, games and their append-only event records."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import make_rules
+from games.engine.codec import state_from_json
+from games.engine.rules import PROFILE_NAMES
+
+PROFILE_CHOICES = list(PROFILE_NAMES.items())
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    """A place to play one game: a rule profile, its options, the timer."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    profile = models.CharField(max_length=32, choices=PROFILE_CHOICES)
+    options = models.JSONField(default=dict, blank=True)
+    turn_seconds = models.PositiveSmallIntegerField(default=30)
+    is_private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.profile})"
+
+    @property
+    def rules(self):
+        return make_rules(self.profile, self.options)
+
+    @property
+    def players(self) -> int:
+        return 2 if self.profile == "japanese" else 4
+
+
+class Seat(models.Model):
+    """One seat of a table, held by a person or a bot.
+
+    A person who leaves a game in progress (or stays away past the grace
+    period) keeps the seat with ``left`` set; a bot then plays it.
+    """
+
+    class Bot(models.TextChoices):
+        NONE = "", _("Person")
+        PRACTICE = "practice", _("Practice bot")
+        AUTOPILOT = "autopilot", _("Autopilot")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=16, choices=Bot.choices, blank=True, default="")
+    left = models.BooleanField(default=False)
+    connections = models.PositiveSmallIntegerField(default=0)
+    # Changes on every disconnect, so a grace timer set for an earlier
+    # disconnect can tell that the player came back in between.
+    disconnect_token = models.CharField(max_length=32, blank=True, default="")
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}/{self.number}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    @property
+    def played_by_bot(self) -> bool:
+        return bool(self.bot) or self.left
+
+    @property
+    def display_name(self) -> str:
+        if self.bot:
+            return f"{Seat.Bot(self.bot).label} {self.number + 1}"
+        if self.user_id is None:
+            return ""
+        return self.user.username
+
+
+class Game(models.Model):
+    """The game played at a table: the engine state and its version.
+
+    ``version`` counts the events applied so far; every change happens under
+    a row lock with the version checked (see ``games.services``).
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PLAYING, db_index=True
+    )
+    first_dealer = models.PositiveSmallIntegerField()
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    # When the seat to move runs out of time (None while a bot is to move).
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    cards_played = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    def engine_state(self):
+        return state_from_json(self.state)
+
+
+class DealRecord(models.Model):
+    """The cards of one deal, and the commitment published when it began.
+
+    Secret until the game is over: only then are the cards and the salt shown,
+    so that anyone can check the commitment.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="deal_records"
+    )
+    index = models.PositiveSmallIntegerField()
+    hands = models.JSONField()
+    turned = models.CharField(max_length=2, blank=True, default="")
+    columns = models.JSONField(default=list, blank=True)
+    salt = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="deal_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id}, deal {self.index + 1}"
+
+
+class GameEvent(models.Model):
+    """One numbered step of a game: a deal or a seat's action. Append-only."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", _("Deal")
+        ACTION = "action", _("Action")
+        ABORT = "abort", _("Abort")
+
+    class Cause(models.TextChoices):
+        PLAYER = "player", _("Player")
+        BOT = "bot", _("Bot")
+        TIMEOUT = "timeout", _("Timeout")
+        DISCONNECT = "disconnect", _("Disconnect")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    cause = models.CharField(max_length=16, choices=Cause.choices, default=Cause.PLAYER)
+    # The record form of the action (RECORD.md); a deal's index for deals.
+    action = models.JSONField(null=True, blank=True)
+    # What everyone may know about the step (games.engine.events).
+    public = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="event_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} v{self.version}: {self.kind}"
+
+
+class ActionReceipt(models.Model):
+    """The answer to a client's action id, so that a resent action is applied
+    at most once and the retry gets the original answer."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
+    seat = models.PositiveSmallIntegerField()
+    client_id = models.CharField(max_length=64)
+    answer = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "client_id"], name="one_answer_per_action_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} seat {self.seat}: {self.client_id}"

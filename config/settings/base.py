@@ -254,3 +254,25 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},
     },
 }
+
+# Live play
+# Seconds a bot waits before its move, so people can follow the table.
+PULKA_BOT_MOVE_SECONDS = env.float("PULKA_BOT_MOVE_SECONDS", default=1.0)
+# Seconds a disconnected player keeps the seat before leaving the game.
+PULKA_DISCONNECT_GRACE_SECONDS = env.float("PULKA_DISCONNECT_GRACE_SECONDS", default=60)
+# The sweep acts on timers this many seconds late (their task was lost).
+PULKA_SWEEP_MARGIN_SECONDS = env.float("PULKA_SWEEP_MARGIN_SECONDS", default=5)
+PULKA_SWEEP_EVERY_SECONDS = env.float("PULKA_SWEEP_EVERY_SECONDS", default=10)
+# Monte Carlo samples per decision of a practice bot.
+PULKA_PRACTICE_BOT_SAMPLES = env.int("PULKA_PRACTICE_BOT_SAMPLES", default=12)
+# Allow any turn timer (tests use short ones); tables offer a fixed list.
+PULKA_ANY_TURN_SECONDS = env.bool("PULKA_ANY_TURN_SECONDS", default=False)
+# Largest WebSocket frame a client may send, in bytes.
+PULKA_MAX_FRAME_BYTES = 4096
+
+CELERY_BEAT_SCHEDULE = {
+    "sweep-lost-timers": {
+        "task": "games.tasks.sweep",
+        "schedule": PULKA_SWEEP_EVERY_SECONDS,
+    },
+}

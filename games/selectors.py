@@ -1,0 +1,109 @@
+"""Reads of live play: what a seat, a spectator or the lobby is shown.
+
+Every game payload for a client is built by ``snapshot``, which takes the
+engine's ``view`` for that recipient; nothing else serializes a game.
+"""
+
+from __future__ import annotations
+
+from games import fairness
+from games.engine.actions import Deal
+from games.engine.view import view
+from games.models import DealRecord, Game, GameEvent, Seat, Table
+
+
+def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
+    game = Game.objects.select_related("table").get(pk=game_id)
+    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    return game, seats
+
+
+def seats_json(seats: list[Seat]) -> list[dict]:
+    return [
+        {
+            "number": seat.number,
+            "name": seat.display_name,
+            "bot": seat.bot,
+            "left": seat.left,
+            "connected": bool(seat.bot) or seat.connections > 0,
+        }
+        for seat in seats
+    ]
+
+
+def snapshot(game: Game, seats: list[Seat], seat: int | None) -> dict:
+    """Everything the recipient at ``seat`` (None: a spectator) may see now."""
+    state = game.engine_state()
+    table = game.table
+    data = {
+        "game": game.pk,
+        "table": table.pk,
+        "version": game.version,
+        "status": game.status,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "turn_seconds": table.turn_seconds,
+        "seats": seats_json(seats),
+        "you": seat,
+        "view": view(state, seat),
+        "commitments": commitments(game),
+    }
+    if game.status != Game.Status.PLAYING:
+        data["reveal"] = reveal(game)
+    return data
+
+
+def commitments(game: Game) -> list[str]:
+    return list(
+        game.deal_records.order_by("index").values_list("commitment", flat=True)
+    )
+
+
+def reveal(game: Game) -> list[dict]:
+    """After the game: every deal's cards, salt and hashed text, to check the
+    commitments. Never called while the game is being played."""
+    assert game.status != Game.Status.PLAYING
+    return [
+        {
+            "deal": record.index,
+            "commitment": record.commitment,
+            "preimage": fairness.preimage(record.index, deal_of(record), record.salt),
+        }
+        for record in game.deal_records.order_by("index")
+    ]
+
+
+def deal_of(record: DealRecord) -> Deal:
+    return Deal(
+        tuple(tuple(hand) for hand in record.hands),
+        record.turned or None,
+        tuple(tuple(tuple(column) for column in own) for own in record.columns),
+    )
+
+
+def events_since(game: Game, version: int) -> list[dict]:
+    """The public events of every step after ``version``."""
+    rows = GameEvent.objects.filter(game=game, version__gt=version).order_by("version")
+    return [{"version": row.version, "events": row.public} for row in rows]
+
+
+def game_history(game: Game) -> list:
+    """The game as the engine's record history: [(Deal, [actions])]."""
+    from games.engine.actions import action_from_json
+
+    deals = {record.index: deal_of(record) for record in game.deal_records.all()}
+    history: list = []
+    for event in game.events.order_by("version"):
+        if event.kind == GameEvent.Kind.DEAL:
+            history.append((deals[event.action["deal"]], []))
+        elif event.kind == GameEvent.Kind.ACTION:
+            history[-1][1].append(action_from_json(event.action))
+    return history
+
+
+def open_tables(user=None):
+    """Public tables waiting for players, newest first, for the lobby."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, is_private=False)
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )

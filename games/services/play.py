@@ -1,0 +1,171 @@
+"""Actions in a game in progress: moves, resigning, aborting, timeouts."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.bots import automatic_move
+from games.engine import EngineError
+from games.engine.actions import Resign, action_from_json
+from games.errors import NotAllowed, NotFound, NotPlaying, PlayError, StaleVersion
+from games.models import ActionReceipt, Game, GameEvent, Seat, Table
+
+from . import notify
+from .stepping import commit_game, step
+
+
+def locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().select_related("table").get(pk=game_id)
+    except Game.DoesNotExist as error:
+        raise NotFound(f"there is no game {game_id}") from error
+
+
+def _seat_of(game: Game, user) -> Seat:
+    seat = Seat.objects.filter(table_id=game.table_id, user=user).first()
+    if seat is None:
+        raise NotAllowed("you have no seat in this game")
+    return seat
+
+
+def game_act(
+    *, game_id: int, user, action: dict, expected_version: int, client_id: str
+) -> dict:
+    """Apply ``user``'s action, given as a record action without ``seat``.
+
+    Locks the game row; refuses (``StaleVersion``) unless ``expected_version``
+    is the current version, so that of two actions sent at once on the same
+    state exactly one is applied. ``client_id`` makes a resend idempotent: a
+    second request with the same id gets the first answer and changes nothing.
+    """
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = _seat_of(game, user)
+        receipt = ActionReceipt.objects.filter(
+            game=game, seat=seat.number, client_id=client_id
+        ).first()
+        if receipt is not None:
+            return receipt.answer
+        if game.status != Game.Status.PLAYING:
+            raise NotPlaying("the game is over")
+        if expected_version != game.version:
+            raise StaleVersion(
+                f"the game is at version {game.version}, not {expected_version}"
+            )
+        if seat.left:
+            raise NotAllowed("you have left this game")
+        if not isinstance(action, dict) or "seat" in action:
+            raise PlayError("an action is an object without 'seat'", code="bad_action")
+        try:
+            engine_action = action_from_json({**action, "seat": seat.number})
+            if isinstance(engine_action, Resign):
+                raise PlayError("resign with a resign message", code="bad_action")
+            events: list = []
+            state = step(
+                game,
+                game.engine_state(),
+                engine_action,
+                cause=GameEvent.Cause.PLAYER,
+                events=events,
+            )
+        except EngineError as error:
+            raise PlayError(str(error), code=error.code) from error
+        commit_game(game, state, events)
+        answer = {"version": game.version}
+        ActionReceipt.objects.create(
+            game=game, seat=seat.number, client_id=client_id, answer=answer
+        )
+        return answer
+
+
+def game_resign(*, game_id: int, user) -> dict:
+    """Leave a game in progress: in Japanese Joker the opponent wins; in a
+    4-player game a bot plays the seat on and its player is placed last."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = _seat_of(game, user)
+        if game.status != Game.Status.PLAYING:
+            raise NotPlaying("the game is over")
+        return resign_seat(game, seat, GameEvent.Cause.PLAYER)
+
+
+def resign_seat(game: Game, seat: Seat, cause: str) -> dict:
+    if seat.left:
+        raise NotAllowed("you have already left this game")
+    events: list = []
+    state = step(
+        game, game.engine_state(), Resign(seat.number), cause=cause, events=events
+    )
+    commit_game(game, state, events)
+    return {"version": game.version}
+
+
+def game_abort(*, game_id: int, user) -> None:
+    """Call a game off before its first card; nobody wins or loses."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        _seat_of(game, user)
+        if game.status != Game.Status.PLAYING:
+            raise NotPlaying("the game is over")
+        if game.cards_played:
+            raise NotAllowed("a game can be aborted only before its first card")
+        game.version += 1
+        GameEvent.objects.create(
+            game=game,
+            version=game.version,
+            kind=GameEvent.Kind.ABORT,
+            public=[{"type": "aborted"}],
+        )
+        game.status = Game.Status.ABORTED
+        game.deadline = None
+        game.finished_at = timezone.now()
+        game.save()
+        Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
+        events = [{"version": game.version, "events": [{"type": "aborted"}]}]
+        game_id, version = game.pk, game.version
+        transaction.on_commit(lambda: notify.game_changed(game_id, version, events))
+
+
+def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
+    """Make the move that is due at ``version`` once its deadline has passed.
+
+    A bot's seat gets the bot's move; a person who ran out of time gets one
+    deterministic autopilot move, and the timer starts again for the next
+    move. Does nothing (returns False) when the game has moved on, is over,
+    or the deadline is still ahead, so a timer delivered twice acts once.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            game = locked_game(game_id)
+        except NotFound:
+            return False
+        if game.status != Game.Status.PLAYING or game.version != version:
+            return False
+        if game.deadline is None or game.deadline > now:
+            return False
+        state = game.engine_state()
+        seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
+        cause = GameEvent.Cause.BOT if seat.played_by_bot else GameEvent.Cause.TIMEOUT
+        action = automatic_move(state, seat)
+        events: list = []
+        state = step(game, state, action, cause=cause, events=events)
+        commit_game(game, state, events, now=now)
+        return True
+
+
+def sweep_overdue(*, now=None) -> int:
+    """Catch every move whose timer task was lost; returns how many moved."""
+    now = now or timezone.now()
+    margin = timedelta(seconds=settings.PULKA_SWEEP_MARGIN_SECONDS)
+    overdue = Game.objects.filter(
+        status=Game.Status.PLAYING, deadline__lt=now - margin
+    ).values_list("pk", "version")
+    moved = 0
+    for game_id, version in overdue:
+        moved += game_advance_overdue(game_id=game_id, version=version, now=now)
+    return moved

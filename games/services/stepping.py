@@ -1,0 +1,113 @@
+"""Applying steps to a locked game: the one writer of game state.
+
+Every function here expects the caller to hold the game's row lock
+(``select_for_update``) inside ``transaction.atomic``; each step appends one
+``GameEvent`` and bumps the version. Broadcasts and timers are arranged with
+``transaction.on_commit``, so nothing is announced that was rolled back.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import fairness
+from games.engine import apply
+from games.engine.actions import Deal, PlayCard, Resign, action_to_json
+from games.engine.codec import state_to_json
+from games.engine.events import describe
+from games.engine.shuffle import deal_cards
+from games.engine.state import DEAL, State
+from games.models import DealRecord, Game, GameEvent, Seat, Table
+
+from . import notify
+
+
+def step(game: Game, state: State, action, *, cause: str, events: list) -> State:
+    """Apply one seat action (raises ``EngineError`` with nothing changed),
+    record it, and deal the next deal when this one is over."""
+    after = apply(state, action)
+    game.version += 1
+    public = describe(state, action, after)
+    GameEvent.objects.create(
+        game=game,
+        version=game.version,
+        kind=GameEvent.Kind.ACTION,
+        seat=action.seat,
+        cause=cause,
+        action=action_to_json(action),
+        public=public,
+    )
+    events.append({"version": game.version, "events": public})
+    if isinstance(action, PlayCard):
+        game.cards_played += 1
+    if isinstance(action, Resign):
+        Seat.objects.filter(table_id=game.table_id, number=action.seat).update(
+            left=True
+        )
+    if after.phase == DEAL:
+        after = deal_next(game, after, events)
+    return after
+
+
+def deal_next(game: Game, state: State, events: list) -> State:
+    """Shuffle, store and commit to the next deal, and start it."""
+    index = state.deal_index
+    deal: Deal = deal_cards(state)
+    salt, commitment = fairness.commit(index, deal)
+    DealRecord.objects.create(
+        game=game,
+        index=index,
+        hands=[list(hand) for hand in deal.hands],
+        turned=deal.turned or "",
+        columns=[[list(column) for column in own] for own in deal.columns],
+        salt=salt,
+        commitment=commitment,
+    )
+    after = apply(state, deal)
+    game.version += 1
+    public = describe(state, deal, after)
+    public[0]["commitment"] = commitment
+    GameEvent.objects.create(
+        game=game,
+        version=game.version,
+        kind=GameEvent.Kind.DEAL,
+        action={"deal": index},
+        public=public,
+    )
+    events.append({"version": game.version, "events": public})
+    return after
+
+
+def commit_game(game: Game, state: State, events: list, now=None) -> None:
+    """Save the new state, set the next deadline, and arrange what happens
+    after commit: the broadcast and the timer for the next move."""
+    now = now or timezone.now()
+    game.state = state_to_json(state)
+    table = game.table
+    if state.is_over:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.deadline = None
+        game.result = {
+            "totals": list(state.totals),
+            "places": list(state.places),
+            "winners": state.winners,
+            "left": list(state.left),
+        }
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    else:
+        seat = Seat.objects.get(table=table, number=state.turn)
+        if seat.played_by_bot:
+            delay = settings.PULKA_BOT_MOVE_SECONDS
+        else:
+            delay = table.turn_seconds
+        game.deadline = now + timedelta(seconds=delay)
+    game.save()
+    game_id, version, deadline = game.pk, game.version, game.deadline
+    transaction.on_commit(lambda: notify.game_changed(game_id, version, events))
+    if deadline is not None:
+        transaction.on_commit(lambda: notify.schedule_move(game_id, version, deadline))

@@ -1,0 +1,144 @@
+"""Creating tables, taking and leaving seats, and starting the game."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from games.engine import BadRecord, make_rules, new_game
+from games.engine.shuffle import draw_first_dealer
+from games.errors import NotAllowed, NotFound, PlayError
+from games.models import Game, Seat, Table
+
+from . import notify
+from .stepping import commit_game, deal_next
+
+TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60, 90, 120)
+
+
+def table_create(
+    *,
+    user,
+    profile: str,
+    options: dict | None = None,
+    turn_seconds: int = 30,
+    is_private: bool = False,
+    take_seat: bool = True,
+) -> Table:
+    """Open a table; the creator takes seat 0 unless ``take_seat`` is off."""
+    try:
+        rules = make_rules(profile, options)
+    except BadRecord as error:
+        raise PlayError(str(error), code="bad_options") from error
+    if type(turn_seconds) is not int or not 1 <= turn_seconds <= 600:
+        raise PlayError("the turn timer is a whole number of seconds")
+    if turn_seconds not in TURN_SECONDS_CHOICES and not settings.PULKA_ANY_TURN_SECONDS:
+        raise PlayError(f"the turn timer cannot be {turn_seconds} seconds")
+    with transaction.atomic():
+        table = Table.objects.create(
+            profile=profile,
+            options=dict(rules.options),
+            turn_seconds=turn_seconds,
+            is_private=is_private,
+            created_by=user,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n) for n in range(rules.players)
+        )
+        if take_seat:
+            Seat.objects.filter(table=table, number=0).update(user=user)
+        transaction.on_commit(notify.lobby_changed)
+    return table
+
+
+def _open_table(table_id: int) -> Table:
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist as error:
+        raise NotFound(f"there is no table {table_id}") from error
+    if table.status != Table.Status.OPEN:
+        raise NotAllowed("the game at this table has already begun")
+    return table
+
+
+def _free_seat(table: Table, number: int) -> Seat:
+    seat = Seat.objects.filter(table=table, number=number).first()
+    if seat is None:
+        raise NotFound(f"there is no seat {number} at this table")
+    if not seat.is_empty:
+        raise NotAllowed(f"seat {number + 1} is taken")
+    return seat
+
+
+def seat_take(*, table_id: int, user, number: int) -> Seat:
+    """Sit ``user`` at a free seat (moving from another seat of the table)."""
+    with transaction.atomic():
+        table = _open_table(table_id)
+        seat = _free_seat(table, number)
+        Seat.objects.filter(table=table, user=user).update(user=None)
+        seat.user = user
+        seat.save(update_fields=["user"])
+        _start_if_full(table)
+        transaction.on_commit(notify.lobby_changed)
+    return seat
+
+
+def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> Seat:
+    """Seat a bot; only a player seated at the table (or its creator) may."""
+    if bot not in (Seat.Bot.PRACTICE, Seat.Bot.AUTOPILOT):
+        raise PlayError(f"there is no bot {bot!r}")
+    with transaction.atomic():
+        table = _open_table(table_id)
+        seated = Seat.objects.filter(table=table, user=user).exists()
+        if not seated and table.created_by_id != user.pk:
+            raise NotAllowed("only a player at the table can seat a bot")
+        seat = _free_seat(table, number)
+        seat.bot = bot
+        seat.save(update_fields=["bot"])
+        _start_if_full(table)
+        transaction.on_commit(notify.lobby_changed)
+    return seat
+
+
+def seat_leave(*, table_id: int, user) -> None:
+    """Leave a table that has not started; the last person out closes it.
+
+    Leaving a game in progress is resigning (``game_resign``).
+    """
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if not Seat.objects.filter(table=table, user=user).update(user=None):
+            raise NotAllowed("you have no seat at this table")
+        if not Seat.objects.filter(table=table, user__isnull=False).exists():
+            table.status = Table.Status.ABORTED
+            table.save(update_fields=["status"])
+        transaction.on_commit(notify.lobby_changed)
+
+
+def seat_remove_bot(*, table_id: int, user, number: int) -> None:
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if not Seat.objects.filter(table=table, user=user).exists():
+            raise NotAllowed("only a player at the table can remove a bot")
+        if (
+            not Seat.objects.filter(table=table, number=number)
+            .exclude(bot="")
+            .update(bot="")
+        ):
+            raise NotAllowed(f"seat {number + 1} has no bot")
+        transaction.on_commit(notify.lobby_changed)
+
+
+def _start_if_full(table: Table) -> None:
+    """Start the game as soon as every seat is filled (inside the lock)."""
+    if Seat.objects.filter(table=table, user__isnull=True, bot="").exists():
+        return
+    rules = table.rules
+    state = new_game(rules, draw_first_dealer(rules))
+    game = Game(table=table, first_dealer=state.first_dealer, state={}, version=0)
+    game.save()
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    events: list = []
+    state = deal_next(game, state, events)
+    commit_game(game, state, events)
