@@ -107,3 +107,39 @@ def open_tables(user=None):
         .prefetch_related("seats__user")
         .order_by("-created_at")
     )
+
+
+class Access:
+    """What a user may do with a game: their seat, and whether they may watch."""
+
+    def __init__(self, seat: int | None, may_watch: bool):
+        self.seat = seat
+        self.may_watch = may_watch
+
+
+def game_access(game_id: int, user) -> Access | None:
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None:
+        return None
+    seat = Seat.objects.filter(table_id=game.table_id, user=user).first()
+    if seat is not None:
+        return Access(seat.number, True)
+    return Access(None, not game.table.is_private)
+
+
+# Resync: events after the client's version when there are few, else only
+# the snapshot (the client redraws from it either way).
+MAX_RESYNC_STEPS = 200
+
+
+def sync_message(game_id: int, seat: int | None, since: int | None) -> dict:
+    game, seats = game_for_broadcast(game_id)
+    events: list = []
+    if since is not None and 0 <= game.version - since <= MAX_RESYNC_STEPS:
+        events = events_since(game, since)
+    return {
+        "type": "sync",
+        "since": since,
+        "events": events,
+        **snapshot(game, seats, seat),
+    }

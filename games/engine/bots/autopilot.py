@@ -18,7 +18,7 @@ from ..actions import Action, Bid, PlayCard
 from ..cards import NO_TRUMP, SUITS, is_joker, rank_of
 from ..game import legal_actions
 from ..state import BID, PLAY, TRUMP, State
-from ..tricks import trick_winner
+from ..tricks import demanded_suit, effective
 
 # The trump namer sees only the first three cards of the hand (RULES.md 2.2,
 # 3.1); the view module shows the same three.
@@ -169,10 +169,41 @@ def _longest_suit(ordinary) -> str:
     return SUITS[counts.index(max(counts))]
 
 
+def winning_cards(cards, trick, trump: str) -> set[str]:
+    """Which of these ordinary cards would take the trick so far if played
+    now: the same answer as ``trick_winner(trick + (play,), trump)`` for
+    each, worked out once for the whole trick."""
+    if any(play.mode == "high" for play in trick):
+        return set()
+    lead = trick[0]
+    best_trump = best_suit = None
+    suit = demanded_suit(lead)
+    for play in trick:
+        value = effective(play)
+        if value is None:
+            continue
+        if value[0] == trump and (best_trump is None or value[1] > best_trump):
+            best_trump = value[1]
+        if value[0] == suit and (best_suit is None or value[1] > best_suit):
+            best_suit = value[1]
+    if lead.mode == "take" and (lead.suit == trump or trump not in SUITS):
+        return set()  # only a high joker beats this lead
+    winners = set()
+    for card in cards:
+        rank = rank_of(card)
+        if card[1] == trump:
+            if best_trump is None or rank > best_trump:
+                winners.add(card)
+        elif lead.mode != "take" and best_trump is None and card[1] == suit:
+            if best_suit is None or rank > best_suit:
+                winners.add(card)
+    return winners
+
+
 def _follow(options, trick, trump: str, want: bool) -> PlayCard:
-    seat = options[0].seat
     ordinary = [o for o in options if o.mode is None]
-    wins = {o.card: trick_winner(trick + (o,), trump) == seat for o in ordinary}
+    winners = winning_cards([o.card for o in ordinary], trick, trump)
+    wins = {o.card: o.card in winners for o in ordinary}
     if want:
         winners = [o for o in ordinary if wins[o.card]]
         if winners:

@@ -10,10 +10,13 @@ and trick winners are the engine's. The tests check it against ``apply``.
 from __future__ import annotations
 
 from ..actions import PlayCard
-from ..cards import is_joker
+from ..cards import DECK
 from ..state import State
 from ..tricks import joker_choices, playable_cards, trick_winner
 from .autopilot import choose_play
+
+# Plays of ordinary cards are immutable values: make each one once.
+_PLAIN_PLAYS = tuple({card: PlayCard(seat, card) for card in DECK} for seat in range(4))
 
 
 class DealSim:
@@ -88,18 +91,17 @@ class DealSim:
         return hand
 
     def legal(self) -> list[PlayCard]:
-        """The same list, in the same order, as the engine's card actions."""
+        """The same actions as the engine's ``legal_actions``."""
         seat = self.turn
         available = self.available(seat)
-        leading = not self.trick
+        plain = _PLAIN_PLAYS[seat]
         actions = [
-            PlayCard(seat, card)
-            for card in playable_cards(available, self.trick, self.trump)
+            plain[card] for card in playable_cards(available, self.trick, self.trump)
         ]
         for card in available:
-            if is_joker(card):
+            if card[0] == "X":  # a joker
                 actions += joker_choices(
-                    seat, card, leading, self.lead_modes, self.answer_modes
+                    seat, card, not self.trick, self.lead_modes, self.answer_modes
                 )
         return actions
 

@@ -1,0 +1,192 @@
+"""The live table over WebSocket: parse, call a service, answer.
+
+Each connection joins one group: its seat's group, or the spectators' group,
+so every message it receives was built for exactly its seat (see
+``games.selectors.snapshot``). The protocol is written down in
+docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from games import selectors, services
+from games.errors import PlayError
+from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
+
+CLOSE_ANONYMOUS = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    game_id: int
+    seat: int | None = None
+    group: str | None = None
+
+    async def connect(self):
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
+        if access is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if not access.may_watch:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.seat = access.seat
+        if self.seat is None:
+            self.group = spectator_group(self.game_id)
+        else:
+            self.group = seat_group(self.game_id, self.seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_connected)(
+                game_id=self.game_id, seat=self.seat
+            )
+        await self.send_sync(since=None)
+
+    async def disconnect(self, code):
+        if self.group is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_disconnected)(
+                game_id=self.game_id, seat=self.seat
+            )
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Parsed here rather than in receive_json, so that a malformed frame
+        # gets an error message instead of closing the socket.
+        raw = text_data if text_data is not None else bytes_data
+        if raw is None or len(raw) > settings.PULKA_MAX_FRAME_BYTES:
+            await self.send_error(None, "too_large", "the message is too large")
+            return
+        try:
+            message = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send_error(None, "bad_json", "the message is not JSON")
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.send_error(
+                None, "bad_message", "a message is an object with a type"
+            )
+            return
+        handler = self.HANDLERS.get(message["type"])
+        if handler is None:
+            await self.send_error(
+                message.get("id"), "unknown_type", f"unknown type {message['type']!r}"
+            )
+            return
+        await handler(self, message)
+
+    # Client messages
+
+    async def on_ping(self, message):
+        await self.send_json({"type": "pong"})
+
+    async def on_sync(self, message):
+        since = message.get("version")
+        if since is not None and type(since) is not int:
+            await self.send_error(None, "bad_message", "'version' must be an integer")
+            return
+        await self.send_sync(since=since)
+
+    async def on_action(self, message):
+        client_id, version = message.get("id"), message.get("version")
+        if not _valid_id(client_id) or type(version) is not int:
+            await self.send_error(
+                client_id,
+                "bad_message",
+                "an action needs a string 'id' and a 'version'",
+            )
+            return
+        await self.call(
+            client_id,
+            services.game_act,
+            game_id=self.game_id,
+            user=self.scope["user"],
+            action=message.get("action"),
+            expected_version=version,
+            client_id=client_id,
+        )
+
+    async def on_resign(self, message):
+        await self.call(
+            message.get("id"),
+            services.game_resign,
+            game_id=self.game_id,
+            user=self.scope["user"],
+        )
+
+    async def on_abort(self, message):
+        await self.call(
+            message.get("id"),
+            services.game_abort,
+            game_id=self.game_id,
+            user=self.scope["user"],
+        )
+
+    HANDLERS = {
+        "ping": on_ping,
+        "sync": on_sync,
+        "action": on_action,
+        "resign": on_resign,
+        "abort": on_abort,
+    }
+
+    # Server messages
+
+    async def call(self, client_id, service, **kwargs):
+        if self.seat is None:
+            await self.send_error(client_id, "not_allowed", "spectators cannot play")
+            return
+        try:
+            answer = await database_sync_to_async(service)(**kwargs)
+        except PlayError as error:
+            await self.send_error(client_id, error.code, str(error))
+            return
+        await self.send_json({"type": "ack", "id": client_id, **(answer or {})})
+
+    async def send_sync(self, since):
+        data = await database_sync_to_async(selectors.sync_message)(
+            self.game_id, self.seat, since
+        )
+        await self.send_json(data)
+
+    async def send_error(self, client_id, code: str, message: str):
+        await self.send_json(
+            {"type": "error", "id": client_id, "code": code, "message": message}
+        )
+
+    async def table_message(self, event):
+        await self.send_json(event["message"])
+
+
+def _valid_id(value) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """Tells lobby pages to refresh their table list when it changes."""
+
+    async def connect(self):
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        await self.send_json({"type": "pong"})
+
+    async def lobby_changed(self, event):
+        await self.send_json({"type": "lobby"})
