@@ -1,7 +1,189 @@
 """The live table page, and replays and records of finished games."""
 
-from django.http import HttpResponse
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games import selectors
+from games.engine.record import record_json, replay, result_json
+from games.models import Game, Seat, Table
 
 
+def _seats(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).select_related("user"))
+
+
+def _seat_of(seats: list[Seat], user) -> int | None:
+    if not user.is_authenticated:
+        return None
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat.number
+    return None
+
+
+def _visible_table(request, table_id: int) -> tuple[Table, list[Seat], int | None]:
+    """The table, its seats and the user's seat; a private table is shown only
+    to its seated players (the WebSocket refuses anyone else too)."""
+    table = get_object_or_404(Table, pk=table_id)
+    seats = _seats(table)
+    seat = _seat_of(seats, request.user)
+    if table.is_private and seat is None:
+        raise Http404("no such table")
+    return table, seats, seat
+
+
+def _rules_json(table: Table) -> dict:
+    rules = table.rules
+    return {
+        "profile": rules.profile,
+        "name": rules.name,
+        "players": rules.players,
+        "japanese": rules.is_japanese,
+        "schedule": list(rules.schedule),
+        "pulka_sizes": list(rules.pulka_sizes),
+        "pairs": rules.pairs,
+        "target": rules.target if rules.is_japanese else None,
+    }
+
+
+def _waiting_seats(seats: list[Seat]) -> list[dict]:
+    return [
+        {"number": seat.number, "name": seat.display_name, "bot": seat.bot}
+        for seat in seats
+    ]
+
+
+@login_required
+@never_cache
+@require_GET
 def table(request, table_id: int):
-    return HttpResponse("table")
+    """A table: its seats while it waits for players, then the live game."""
+    table, seats, seat = _visible_table(request, table_id)
+    game = Game.objects.filter(table=table).select_related("table").first()
+    rules = _rules_json(table)
+    if game is None:
+        config = {
+            "table": table.pk,
+            "status": table.status,
+            "state_url": reverse("games:table-state", args=[table.pk]),
+            "lobby_ws": "/ws/lobby/",
+        }
+        return render(
+            request,
+            "games/table.html",
+            {
+                "table": table,
+                "rules": rules,
+                "seats": _waiting_seats(seats),
+                "my_seat": seat,
+                "waiting": True,
+                "config": config,
+            },
+        )
+    config = {
+        "game": game.pk,
+        "table": table.pk,
+        "you": seat,
+        "ws_path": f"/ws/games/{game.pk}/",
+        "record_url": reverse("games:record", args=[game.pk]),
+        "replay_url": reverse("games:replay", args=[game.pk]),
+        "lobby_url": reverse("games:lobby"),
+        "server_now": int(timezone.now().timestamp() * 1000),
+        "rules": rules,
+    }
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table": table,
+            "game": game,
+            "rules": rules,
+            "my_seat": seat,
+            "waiting": False,
+            "config": config,
+            "snapshot": selectors.snapshot(game, seats, seat),
+        },
+    )
+
+
+@login_required
+@never_cache
+@require_GET
+def table_state(request, table_id: int):
+    """Whether a waiting table has started, for its page to poll."""
+    table, seats, _ = _visible_table(request, table_id)
+    game_id = Game.objects.filter(table=table).values_list("pk", flat=True).first()
+    return JsonResponse(
+        {
+            "table": table.pk,
+            "status": table.status,
+            "game": game_id,
+            "seats": _waiting_seats(seats),
+        }
+    )
+
+
+def _game_over(request, game_id: int) -> tuple[Game, list[Seat]]:
+    """A finished or aborted game the user may see. While a game is being
+    played its record (every hand) is secret: 404."""
+    game = get_object_or_404(
+        Game.objects.select_related("table"),
+        pk=game_id,
+        status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
+    )
+    seats = _seats(game.table)
+    if game.table.is_private and _seat_of(seats, request.user) is None:
+        raise Http404("no such game")
+    return game, seats
+
+
+def _record(game: Game) -> dict:
+    history = selectors.game_history(game)
+    return record_json(game.table.rules, game.first_dealer, history)
+
+
+@require_GET
+def game_replay(request, game_id: int):
+    """Step through a finished game: every hand, bid, trick and score."""
+    game, seats = _game_over(request, game_id)
+    record = _record(game)
+    result = result_json(replay(record).state)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "table": game.table,
+            "rules": _rules_json(game.table),
+            "record": record,
+            "result": result,
+            "config": {
+                "game": game.pk,
+                "status": game.status,
+                "names": [seat.display_name for seat in seats],
+                "rules": _rules_json(game.table),
+                "table_url": reverse("games:table", args=[game.table_id]),
+                "record_url": reverse("games:record", args=[game.pk]),
+            },
+        },
+    )
+
+
+@require_GET
+def game_record(request, game_id: int):
+    """The game record (RECORD.md) of a finished game, as a download."""
+    game, _ = _game_over(request, game_id)
+    body = json.dumps(_record(game), indent=1)
+    response = HttpResponse(body, content_type="application/json")
+    filename = f"pulka-game-{game.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
