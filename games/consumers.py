@@ -145,16 +145,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     # Server messages
 
-    async def call(self, client_id, service, **kwargs):
+    async def call(self, message_id, service, /, **kwargs):
+        # message_id is positional-only: game_act takes a client_id keyword.
         if self.seat is None:
-            await self.send_error(client_id, "not_allowed", "spectators cannot play")
+            await self.send_error(message_id, "not_allowed", "spectators cannot play")
             return
         try:
             answer = await database_sync_to_async(service)(**kwargs)
         except PlayError as error:
-            await self.send_error(client_id, error.code, str(error))
+            await self.send_error(message_id, error.code, str(error))
             return
-        await self.send_json({"type": "ack", "id": client_id, **(answer or {})})
+        await self.send_json({"type": "ack", "id": message_id, **(answer or {})})
 
     async def send_sync(self, since):
         data = await database_sync_to_async(selectors.sync_message)(
