@@ -10,6 +10,7 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
     path("api/v1/", include("config.api")),
     # Sign-in pages for the browsable API.

@@ -1,0 +1,41 @@
+"""Forms of the accounts pages."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import DISPLAY_NAME_MAX_LENGTH
+from accounts.selectors import display_name_taken
+
+
+class SignUpForm(UserCreationForm):
+    """A username and a password, twice; nothing else is asked."""
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        required=False,
+        help_text=_("Shown at tables instead of your username. Leave empty to use it."),
+    )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=[("", _("Automatic (from your browser)")), *settings.LANGUAGES],
+        required=False,
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        if name and display_name_taken(name, user=self.user):
+            raise forms.ValidationError(
+                _("Another player already goes by this name."), code="taken"
+            )
+        return name

@@ -1,0 +1,43 @@
+"""Reads of the accounts app."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from accounts.models import Profile
+
+
+def _profile(user) -> Profile | None:
+    # The reverse one-to-one caches a miss too, so this queries at most once
+    # per user object (or never, with select_related("profile")).
+    try:
+        return user.profile
+    except Profile.DoesNotExist:
+        return None
+
+
+def display_name(user) -> str:
+    """The name shown for ``user`` at tables: the display name, else the
+    username."""
+    profile = _profile(user)
+    if profile is not None and profile.display_name:
+        return profile.display_name
+    return user.get_username()
+
+
+def language_of(user) -> str:
+    """The language ``user`` chose, or "" for automatic."""
+    profile = _profile(user)
+    return profile.language if profile is not None else ""
+
+
+def display_name_taken(name: str, *, user) -> bool:
+    """Whether ``name`` is someone else's username or display name, so one
+    player cannot pass for another."""
+    User = get_user_model()
+    others = User.objects.exclude(pk=user.pk)
+    lookup = f"{User.USERNAME_FIELD}__iexact"
+    return (
+        others.filter(**{lookup: name}).exists()
+        or Profile.objects.exclude(user=user).filter(display_name__iexact=name).exists()
+    )

@@ -1,0 +1,97 @@
+"""Signing up, signing in and out, and the profile page."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+from accounts import services
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.selectors import language_of
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        services.profile_get_or_create(user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Pulka!"))
+        return redirect(_next_url(request))
+    return render(
+        request,
+        "accounts/signup.html",
+        {"form": form, "next": request.POST.get("next") or request.GET.get("next")},
+    )
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    current = services.profile_get_or_create(request.user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST, user=request.user)
+        if form.is_valid():
+            updated = services.profile_update(
+                user=request.user,
+                display_name=form.cleaned_data["display_name"],
+                language=form.cleaned_data["language"],
+            )
+            response = redirect("accounts:profile")
+            _remember_language(response, updated.language)
+            messages.success(request, _("Your profile is saved."))
+            return response
+    else:
+        form = ProfileForm(
+            initial={
+                "display_name": current.display_name,
+                "language": current.language,
+            },
+            user=request.user,
+        )
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The site's language switch: Django's, and for a signed-in user the
+    choice is kept in the profile too (which would otherwise override it)."""
+    language = request.POST.get("language", "")
+    languages = {code for code, _ in settings.LANGUAGES}
+    if request.user.is_authenticated and language in languages:
+        if language_of(request.user) != language:
+            services.profile_set_language(user=request.user, language=language)
+    return django_set_language(request)
+
+
+def _remember_language(response: HttpResponse, language: str) -> None:
+    # Keep the language after signing out as well.
+    if language:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
