@@ -9,6 +9,25 @@ app_name = "games"
 
 urlpatterns = [
     path("lobby/", lobby.lobby, name="lobby"),
+    path("lobby/tables/", lobby.lobby_tables, name="lobby-tables"),
+    path("tables/new/", lobby.table_create, name="table-create"),
+    path("tables/join/<str:invite_code>/", lobby.invite, name="invite"),
+    path("tables/<int:table_id>/leave/", lobby.seat_leave, name="seat-leave"),
+    path(
+        "tables/<int:table_id>/seats/<int:number>/take/",
+        lobby.seat_take,
+        name="seat-take",
+    ),
+    path(
+        "tables/<int:table_id>/seats/<int:number>/bot/",
+        lobby.seat_add_bot,
+        name="seat-add-bot",
+    ),
+    path(
+        "tables/<int:table_id>/seats/<int:number>/remove-bot/",
+        lobby.seat_remove_bot,
+        name="seat-remove-bot",
+    ),
     path("tables/<int:table_id>/", table.table, name="table"),
     path("tables/<int:table_id>/state.json", table.table_state, name="table-state"),
     path("games/<int:game_id>/replay/", table.game_replay, name="replay"),

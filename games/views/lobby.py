@@ -1,7 +1,315 @@
-"""The lobby: open tables, creating a table, seats, private invitations."""
+"""The lobby: open tables, creating a table, seats, private invitations.
 
-from django.http import HttpResponse
+Every change goes through ``games.services``; a refusal (``PlayError``)
+becomes a message and changes nothing. The lobby page refreshes its table
+list from ``lobby_tables`` whenever the lobby WebSocket says it changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.selectors import display_name
+from games import selectors, services
+from games.errors import PlayError
+from games.forms import PROFILE_LABELS, TableCreateForm
+from games.models import Seat, Table
+
+# The lobby lists this many open public tables, newest first.
+MAX_OPEN_TABLES = 50
 
 
-def lobby(request):
-    return HttpResponse("lobby")
+@dataclass
+class SeatRow:
+    number: int
+    name: str
+    bot: str
+    is_empty: bool
+    is_you: bool
+
+
+@dataclass
+class TableRow:
+    """A table as the lobby shows it to one user, with what they may do."""
+
+    table: Table
+    title: str
+    summary: list[str]
+    seats: list[SeatRow]
+    taken: int
+    is_open: bool
+    you_seated: bool
+    may_sit: bool
+    may_add_bot: bool
+    may_remove_bot: bool
+    invite_url: str | None = None
+
+
+HISHT_SUMMARY = {
+    "200": _lazy("hisht 200"),
+    "500": _lazy("hisht 500"),
+    "alternating": _lazy("alternating hisht"),
+    "dynamic": _lazy("dynamic hisht"),
+}
+
+
+def options_summary(profile: str, options: dict) -> list[str]:
+    """The options of a table in a few words each."""
+    if profile == "georgian-club":
+        return [
+            _("Nines") if options.get("schedule") == "nines" else _("Classic deals"),
+            str(HISHT_SUMMARY.get(options.get("hisht_penalty"), "")),
+            _("deductions") if options.get("deductions") else _("no deductions"),
+            _("pairs") if options.get("pairs") else _("no pairs"),
+        ]
+    if profile == "live-games":
+        return {
+            "online": [_("online scoring")],
+            "home-missing": [_("home scoring, missing tricks")],
+            "home-bid": [_("home scoring, bid")],
+        }.get(options.get("scoring"), [])
+    if profile == "japanese":
+        return [_("to %(target)s") % {"target": options.get("target")}]
+    return []
+
+
+def _seat_name(seat: Seat) -> str:
+    if seat.bot:
+        return str(Seat.Bot(seat.bot).label)
+    if seat.user_id is None:
+        return ""
+    return display_name(seat.user)
+
+
+def table_row(request: HttpRequest, table: Table) -> TableRow:
+    user = request.user
+    signed_in = user.is_authenticated
+    seats = list(table.seats.all())
+    you_seated = signed_in and any(seat.user_id == user.pk for seat in seats)
+    is_creator = signed_in and table.created_by_id == user.pk
+    is_open = table.status == Table.Status.OPEN
+    invite_url = None
+    if is_creator and table.is_private and is_open:
+        invite_url = request.build_absolute_uri(
+            reverse("games:invite", args=[table.invite_code])
+        )
+    return TableRow(
+        table=table,
+        title=str(PROFILE_LABELS.get(table.profile, table.profile)),
+        summary=options_summary(table.profile, table.options),
+        seats=[
+            SeatRow(
+                number=seat.number,
+                name=_seat_name(seat),
+                bot=seat.bot,
+                is_empty=seat.is_empty,
+                is_you=signed_in and seat.user_id == user.pk,
+            )
+            for seat in seats
+        ],
+        taken=sum(not seat.is_empty for seat in seats),
+        is_open=is_open,
+        you_seated=you_seated,
+        may_sit=signed_in and is_open,
+        may_add_bot=is_open and (you_seated or is_creator),
+        may_remove_bot=is_open and you_seated,
+        invite_url=invite_url,
+    )
+
+
+def _with_names(tables):
+    # Seats, their players and the players' profiles in three queries.
+    return tables.prefetch_related("seats__user__profile")
+
+
+def _open_rows(request: HttpRequest) -> list[TableRow]:
+    tables = _with_names(selectors.open_tables())
+    if request.user.is_authenticated:
+        # They are listed under the user's own tables.
+        tables = tables.exclude(seats__user=request.user)
+    return [table_row(request, table) for table in tables[:MAX_OPEN_TABLES]]
+
+
+def _your_rows(request: HttpRequest) -> list[TableRow]:
+    if not request.user.is_authenticated:
+        return []
+    user = request.user
+    tables = _with_names(
+        Table.objects.filter(
+            Q(seats__user=user) | Q(created_by=user),
+            status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        )
+        .distinct()
+        .order_by("-created_at")
+    )
+    return [table_row(request, table) for table in tables]
+
+
+def _bot_choices() -> list[tuple[str, str]]:
+    return [
+        (Seat.Bot.PRACTICE.value, Seat.Bot.PRACTICE.label),
+        (Seat.Bot.AUTOPILOT.value, Seat.Bot.AUTOPILOT.label),
+    ]
+
+
+def _tables_context(request: HttpRequest) -> dict:
+    return {
+        "open_rows": _open_rows(request),
+        "your_rows": _your_rows(request),
+        "bot_choices": _bot_choices(),
+        "lobby_path": reverse("games:lobby"),
+    }
+
+
+def _render_lobby(request: HttpRequest, form: TableCreateForm) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {"form": form, **_tables_context(request)},
+    )
+
+
+@never_cache
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby page: open tables, the user's tables, and a new table form."""
+    return _render_lobby(request, TableCreateForm())
+
+
+@never_cache
+@require_GET
+def lobby_tables(request: HttpRequest) -> HttpResponse:
+    """Only the table lists, for the lobby page to swap in when they change."""
+    return render(request, "games/_lobby_tables.html", _tables_context(request))
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableCreateForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.table_create(
+                user=request.user,
+                profile=data["profile"],
+                options=data["options"],
+                turn_seconds=data["turn_seconds"],
+                is_private=data["is_private"],
+            )
+        except PlayError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            return redirect("games:table", table_id=table.pk)
+    return _render_lobby(request, form)
+
+
+def _refusal(error: PlayError) -> str:
+    return _("That did not work: %(reason)s.") % {"reason": error}
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to the page the form was on (``next``), or the lobby."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect("games:lobby")
+
+
+def _may_join_private(request: HttpRequest, table_id: int) -> bool:
+    """A private table is joined with its invite code (posted by the invite
+    page); its creator and its players may move between its seats."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table.is_private:
+        return True  # the service answers a missing table
+    user = request.user
+    return (
+        table.created_by_id == user.pk
+        or table.seats.filter(user=user).exists()
+        or request.POST.get("invite") == table.invite_code
+    )
+
+
+@login_required
+@require_POST
+def seat_take(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    if not _may_join_private(request, table_id):
+        messages.error(
+            request, _("This table is private: join it with its invite link.")
+        )
+        return _back(request)
+    try:
+        services.seat_take(table_id=table_id, user=request.user, number=number)
+    except PlayError as error:
+        messages.error(request, _refusal(error))
+        return _back(request)
+    return redirect("games:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.seat_leave(table_id=table_id, user=request.user)
+    except PlayError as error:
+        messages.error(request, _refusal(error))
+        return _back(request)
+    messages.info(request, _("You left the table."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def seat_add_bot(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    try:
+        services.seat_add_bot(
+            table_id=table_id,
+            user=request.user,
+            number=number,
+            bot=request.POST.get("bot", Seat.Bot.PRACTICE),
+        )
+    except PlayError as error:
+        messages.error(request, _refusal(error))
+        return _back(request)
+    return redirect("games:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def seat_remove_bot(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    try:
+        services.seat_remove_bot(table_id=table_id, user=request.user, number=number)
+    except PlayError as error:
+        messages.error(request, _refusal(error))
+        return _back(request)
+    return redirect("games:table", table_id=table_id)
+
+
+@never_cache
+@require_GET
+def invite(request: HttpRequest, invite_code: str) -> HttpResponse:
+    """A table reached by its invite link (how a private table is joined)."""
+    table = get_object_or_404(_with_names(Table.objects.all()), invite_code=invite_code)
+    return render(
+        request,
+        "games/invite.html",
+        {
+            "row": table_row(request, table),
+            "invite_code": invite_code,
+            "bot_choices": _bot_choices(),
+        },
+    )

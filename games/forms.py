@@ -1,0 +1,140 @@
+"""Forms of the lobby: creating a table with a rule profile and its options."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import BadRecord, make_rules
+from games.engine.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
+from games.services.tables import TURN_SECONDS_CHOICES
+
+PROFILE_LABELS = {
+    "georgian-club": _("Joker, Georgian club rules"),
+    "georgian-tvaladze": _("Joker, Tvaladze rules"),
+    "live-games": _("Joker, Live Games rules"),
+    "japanese": _("Japanese Joker (2 players)"),
+}
+
+# The form fields that are options of each profile; the others are ignored.
+PROFILE_OPTION_FIELDS = {
+    "georgian-club": ("schedule", "hisht_penalty", "deductions", "pairs"),
+    "georgian-tvaladze": (),
+    "live-games": ("scoring",),
+    "japanese": ("target",),
+}
+OPTION_FIELDS = tuple(
+    name for names in PROFILE_OPTION_FIELDS.values() for name in names
+)
+
+SCHEDULE_CHOICES = [
+    ("classic", _("Classic, 24 deals")),
+    ("nines", _("Nines only, 16 deals")),
+]
+HISHT_LABELS = {
+    "200": "200",
+    "500": "500",
+    "alternating": _("Alternating 200 and 500"),
+    "dynamic": _("Dynamic"),
+}
+SCORING_CHOICES = [
+    ("online", _("Online")),
+    ("home-missing", _("Home: missing tricks")),
+    ("home-bid", _("Home: bid")),
+]
+
+
+def _seconds_label(seconds: int) -> str:
+    return _("%(seconds)d seconds") % {"seconds": seconds}
+
+
+class TableCreateForm(forms.Form):
+    """A profile, the options of that profile, the turn timer and privacy.
+
+    Option fields of other profiles are ignored, so the form works without
+    JavaScript (which only hides them). ``cleaned_data["options"]`` holds the
+    options of the chosen profile, typed as ``Table.options`` stores them.
+    """
+
+    profile = forms.ChoiceField(
+        label=_("Game"),
+        choices=[(name, PROFILE_LABELS[name]) for name in PROFILES],
+        initial="georgian-club",
+    )
+    schedule = forms.ChoiceField(
+        label=_("Deals"), choices=SCHEDULE_CHOICES, initial="classic"
+    )
+    hisht_penalty = forms.ChoiceField(
+        label=_("Hisht penalty"),
+        choices=[(value, HISHT_LABELS[value]) for value in HISHT_CHOICES],
+        initial="200",
+    )
+    deductions = forms.BooleanField(label=_("Deductions"), required=False, initial=True)
+    pairs = forms.BooleanField(label=_("Pairs"), required=False, initial=False)
+    scoring = forms.ChoiceField(
+        label=_("Scoring"), choices=SCORING_CHOICES, initial="online"
+    )
+    target = forms.TypedChoiceField(
+        label=_("Play to"),
+        choices=[(target, target) for target in JAPANESE_TARGETS],
+        coerce=int,
+        initial=21,
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=[(s, _seconds_label(s)) for s in TURN_SECONDS_CHOICES],
+        coerce=int,
+        initial=30,
+    )
+    is_private = forms.BooleanField(
+        label=_("Private table"),
+        help_text=_("Not listed in the lobby; players join with the invite link."),
+        required=False,
+    )
+
+    def selected_profile(self) -> str | None:
+        """The profile named in the submitted data (or the initial one)."""
+        if self.is_bound:
+            value = self.data.get(self.add_prefix("profile"))
+        else:
+            value = self.initial.get("profile", self.fields["profile"].initial)
+        return value if value in PROFILE_OPTION_FIELDS else None
+
+    def full_clean(self):
+        super().full_clean()
+        if not self.is_bound:
+            return
+        # Errors of another profile's options do not count.
+        relevant = PROFILE_OPTION_FIELDS.get(self.cleaned_data.get("profile"), ())
+        for name in OPTION_FIELDS:
+            if name not in relevant:
+                self._errors.pop(name, None)
+                self.cleaned_data.pop(name, None)
+
+    def clean(self):
+        data = super().clean()
+        profile = data.get("profile")
+        if profile is None:
+            return data
+        names = PROFILE_OPTION_FIELDS[profile]
+        if any(name in self._errors for name in names):
+            return data
+        options = {name: data[name] for name in names}
+        try:
+            make_rules(profile, options)
+        except BadRecord as error:
+            raise forms.ValidationError(str(error), code="bad_options") from error
+        data["options"] = options
+        return data
+
+    def option_fieldsets(self) -> list[dict]:
+        """The option fields grouped by profile, for the template."""
+        return [
+            {
+                "profile": profile,
+                "label": PROFILE_LABELS[profile],
+                "fields": [self[name] for name in names],
+            }
+            for profile, names in PROFILE_OPTION_FIELDS.items()
+            if names
+        ]

@@ -1,0 +1,165 @@
+// The lobby page: show only the options of the chosen profile, copy invite
+// links, and keep the table lists live. Without JavaScript the page still
+// works: every option is shown (the server ignores other profiles' options)
+// and the lists are as fresh as the last page load.
+(function () {
+  "use strict";
+
+  // --- The new table form ---------------------------------------------------
+
+  function setUpProfileOptions() {
+    var form = document.getElementById("table-form");
+    if (!form) return;
+    var select = form.elements.namedItem("profile");
+    if (!select) return;
+    var blocks = form.querySelectorAll("[data-profile]");
+
+    function update() {
+      blocks.forEach(function (block) {
+        var shown = block.getAttribute("data-profile") === select.value;
+        block.hidden = !shown;
+        // A disabled fieldset's controls are not submitted.
+        if (block.tagName === "FIELDSET") block.disabled = !shown;
+      });
+    }
+
+    select.addEventListener("change", update);
+    update();
+  }
+
+  // --- Invite links ---------------------------------------------------------
+
+  function setUpCopyButtons(root) {
+    if (!navigator.clipboard) return;
+    root.querySelectorAll("[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var input = document.getElementById(button.getAttribute("data-copy"));
+        if (!input) return;
+        var label = button.textContent;
+        navigator.clipboard.writeText(input.value).then(function () {
+          button.textContent = button.getAttribute("data-copied") || label;
+          setTimeout(function () {
+            button.textContent = label;
+          }, 1500);
+        });
+      });
+    });
+  }
+
+  // --- Live table lists -----------------------------------------------------
+
+  function setUpLiveLists() {
+    var lists = document.getElementById("lobby-tables");
+    if (!lists || !("WebSocket" in window)) return;
+    var url = lists.getAttribute("data-url");
+    var fetching = false;
+    var again = false;
+
+    var pending = null;
+
+    function busy() {
+      // Someone is choosing a bot or copying a link in the lists.
+      var active = document.activeElement;
+      return lists.contains(active) && active.tagName !== "BUTTON";
+    }
+
+    function swap(html) {
+      if (busy()) {
+        pending = html;
+        return;
+      }
+      pending = null;
+      lists.innerHTML = html;
+      setUpCopyButtons(lists);
+    }
+
+    lists.addEventListener("focusout", function () {
+      // Apply a held-back update once focus has left the lists.
+      setTimeout(function () {
+        if (pending !== null && !busy()) swap(pending);
+      }, 0);
+    });
+
+    function refresh() {
+      // One request at a time; changes that arrive meanwhile cause one more.
+      if (fetching) {
+        again = true;
+        return;
+      }
+      fetching = true;
+      fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
+        .then(swap)
+        .catch(function () {
+          // The next change or reconnect tries again.
+        })
+        .then(function () {
+          fetching = false;
+          if (again) {
+            again = false;
+            setTimeout(refresh, 250);
+          }
+        });
+    }
+
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var address = scheme + window.location.host + "/ws/lobby/";
+    var delay = 1000;
+    var maxDelay = 30000;
+    var pingTimer = null;
+    var opened = false;
+
+    function connect() {
+      var socket = new WebSocket(address);
+
+      socket.addEventListener("open", function () {
+        delay = 1000;
+        // Changes made while disconnected were missed: catch up once.
+        if (opened) refresh();
+        opened = true;
+        // Keep idle connections from being closed by proxies.
+        pingTimer = setInterval(function () {
+          if (socket.readyState === WebSocket.OPEN) {
+            socket.send(JSON.stringify({ type: "ping" }));
+          }
+        }, 25000);
+      });
+
+      socket.addEventListener("message", function (event) {
+        var message;
+        try {
+          message = JSON.parse(event.data);
+        } catch (error) {
+          return;
+        }
+        if (message && message.type === "lobby") refresh();
+      });
+
+      socket.addEventListener("close", function () {
+        clearInterval(pingTimer);
+        // Back off exponentially, with jitter so clients do not return at once.
+        var wait = delay / 2 + Math.random() * delay / 2;
+        delay = Math.min(delay * 2, maxDelay);
+        setTimeout(connect, wait);
+      });
+    }
+
+    connect();
+  }
+
+  function start() {
+    setUpProfileOptions();
+    setUpCopyButtons(document);
+    setUpLiveLists();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
