@@ -157,6 +157,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "ack", "id": message_id, **(answer or {})})
 
+    async def send_json(self, content, close=False):
+        # A broadcast can race the client's close; the ASGI server then raises
+        # an OSError. Let it pass: the websocket.disconnect that follows must
+        # still reach disconnect(), or the seat would stay connected for good.
+        try:
+            await super().send_json(content, close=close)
+        except OSError:
+            pass
+
     async def send_sync(self, since):
         data = await database_sync_to_async(selectors.sync_message)(
             self.game_id, self.seat, since
