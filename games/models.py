@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import display_name
 from games.engine import make_rules
 from games.engine.codec import state_from_json
 from games.engine.rules import PROFILE_NAMES
@@ -113,7 +114,7 @@ class Seat(models.Model):
             return f"{Seat.Bot(self.bot).label} {self.number + 1}"
         if self.user_id is None:
             return ""
-        return self.user.username
+        return display_name(self.user)
 
 
 class Game(models.Model):

@@ -14,7 +14,9 @@ from games.models import DealRecord, Game, GameEvent, Seat, Table
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
     game = Game.objects.select_related("table").get(pk=game_id)
-    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    seats = list(
+        Seat.objects.filter(table_id=game.table_id).select_related("user__profile")
+    )
     return game, seats
 
 

@@ -70,10 +70,22 @@ def _free_seat(table: Table, number: int) -> Seat:
     return seat
 
 
-def seat_take(*, table_id: int, user, number: int) -> Seat:
-    """Sit ``user`` at a free seat (moving from another seat of the table)."""
+def seat_take(
+    *, table_id: int, user, number: int, invite_code: str | None = None
+) -> Seat:
+    """Sit ``user`` at a free seat (moving from another seat of the table).
+
+    A private table is joined with its invite code; its creator and its
+    players may move between its seats without one.
+    """
     with transaction.atomic():
         table = _open_table(table_id)
+        if table.is_private and not (
+            table.created_by_id == user.pk
+            or Seat.objects.filter(table=table, user=user).exists()
+            or invite_code == table.invite_code
+        ):
+            raise NotAllowed("this table is private: join it with its invite link")
         seat = _free_seat(table, number)
         Seat.objects.filter(table=table, user=user).update(user=None)
         seat.user = user

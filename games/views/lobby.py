@@ -230,30 +230,16 @@ def _back(request: HttpRequest) -> HttpResponse:
     return redirect("games:lobby")
 
 
-def _may_join_private(request: HttpRequest, table_id: int) -> bool:
-    """A private table is joined with its invite code (posted by the invite
-    page); its creator and its players may move between its seats."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or not table.is_private:
-        return True  # the service answers a missing table
-    user = request.user
-    return (
-        table.created_by_id == user.pk
-        or table.seats.filter(user=user).exists()
-        or request.POST.get("invite") == table.invite_code
-    )
-
-
 @login_required
 @require_POST
 def seat_take(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
-    if not _may_join_private(request, table_id):
-        messages.error(
-            request, _("This table is private: join it with its invite link.")
-        )
-        return _back(request)
     try:
-        services.seat_take(table_id=table_id, user=request.user, number=number)
+        services.seat_take(
+            table_id=table_id,
+            user=request.user,
+            number=number,
+            invite_code=request.POST.get("invite") or None,
+        )
     except PlayError as error:
         messages.error(request, _refusal(error))
         return _back(request)
