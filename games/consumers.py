@@ -67,7 +67,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # Parsed here rather than in receive_json, so that a malformed frame
         # gets an error message instead of closing the socket.
         raw = text_data if text_data is not None else bytes_data
-        if raw is None or len(raw) > settings.PULKA_MAX_FRAME_BYTES:
+        if raw is None or _size(raw) > settings.PULKA_MAX_FRAME_BYTES:
             await self.send_error(None, "too_large", "the message is too large")
             return
         try:
@@ -179,6 +179,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_message(self, event):
         await self.send_json(event["message"])
+
+
+def _size(raw: str | bytes) -> int:
+    """A frame's size in bytes (the limit is in bytes, not characters)."""
+    if isinstance(raw, str):
+        return len(raw.encode("utf-8", "surrogatepass"))
+    return len(raw)
 
 
 def _valid_id(value) -> bool:
