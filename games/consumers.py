@@ -155,7 +155,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
             return
-        await self.send_json({"type": "ack", "id": message_id, **(answer or {})})
+        # Through this connection's own channel, behind the update that the
+        # action broadcast on commit: the client gets the update first.
+        ack = {"type": "ack", "id": message_id, **(answer or {})}
+        await self.channel_layer.send(
+            self.channel_name, {"type": "table.message", "message": ack}
+        )
 
     async def send_json(self, content, close=False):
         # A broadcast can race the client's close; the ASGI server then raises
