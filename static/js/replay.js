@@ -266,7 +266,7 @@
         el(
           "span",
           under ? "under" : "over",
-          (under ? gettext("Shetenva") : gettext("Tsaglejva")) + " " + fmt(gettext("(bids %s of %s)"), sum, cards),
+          (under ? gettext("Shetenva") : gettext("Tsaglejva")) + ": " + fmt(gettext("%s bid for %s tricks"), sum, cards),
         ),
       );
     }
@@ -281,7 +281,9 @@
       if (dealerOf(state.d) === seat) {
         parts.badges.append(el("span", "badge dealer", japanese ? gettext("declarer") : gettext("dealer")));
       }
-      if (state.left.has(seat)) parts.badges.append(el("span", "badge gone", gettext("left · bot plays")));
+      if (state.left.has(seat)) {
+        parts.badges.append(el("span", "badge gone", japanese ? gettext("left") : gettext("left · bot plays")));
+      }
       const stats = [];
       if (!japanese) {
         const bid = state.bids[seat];

@@ -621,6 +621,7 @@
       renderButtons();
       renderScoresheet();
       renderResult();
+      byId("live").classList.toggle("over", snap.status !== "playing");
       document.title = (myTurn() ? "● " : "") + baseTitle;
       tick();
     }
@@ -670,8 +671,8 @@
           const shetenva = sum < view.cards;
           dom.barTable.textContent =
             (shetenva ? gettext("Shetenva") : gettext("Tsaglejva")) +
-            " " +
-            fmt(gettext("(bids %s of %s)"), sum, view.cards);
+            ": " +
+            fmt(gettext("%s bid for %s tricks"), sum, view.cards);
           dom.barTable.className = shetenva ? "under" : "over";
         }
       }
@@ -708,7 +709,11 @@
           const badge = el("span", "badge dealer", japanese ? gettext("declarer") : gettext("dealer"));
           parts.badges.append(badge);
         }
-        if (info.left) parts.badges.append(el("span", "badge gone", gettext("left · bot plays")));
+        if (info.left) {
+          const botPlays = !japanese && snap.status === "playing";
+          const text = botPlays ? gettext("left · bot plays") : gettext("left");
+          parts.badges.append(el("span", "badge gone", text));
+        }
         else if (!info.connected) parts.badges.append(el("span", "badge away", gettext("offline")));
         const stats = [];
         if (!japanese) {
@@ -730,8 +735,10 @@
         }
         parts.stats.textContent = stats.join(" · ");
         const size = (view.hand_sizes || [])[seat];
+        // While trump is named only the namer's first cards are shown.
+        const hidden = view.phase === "trump" && !japanese && seat !== view.turn;
         parts.meta.textContent =
-          size === undefined || snap.status !== "playing"
+          size === undefined || hidden || snap.status !== "playing"
             ? ""
             : fmt(ngettext("%s card in hand", "%s cards in hand", size), size);
       }
@@ -820,7 +827,7 @@
     function renderHand() {
       const view = snap.view;
       dom.hand.replaceChildren();
-      if (snap.you === null) {
+      if (snap.you === null || snap.status !== "playing") {
         dom.hand.hidden = true;
         return;
       }
@@ -1050,11 +1057,13 @@
         const teamLabel = el("td", "", gettext("Teams"));
         teamLabel.colSpan = 3;
         teams.append(teamLabel);
-        const cell0 = el("td", "score", fmt(gettext("seats 1+3: %s"), view.totals[0] + view.totals[2]));
-        cell0.colSpan = 2;
-        const cell1 = el("td", "score", fmt(gettext("seats 2+4: %s"), view.totals[1] + view.totals[3]));
-        cell1.colSpan = 2;
-        teams.append(cell0, cell1);
+        // Seats 1 and 3 against 2 and 4: each seat shows its team's total.
+        for (let seat = 0; seat < players; seat++) {
+          const team = view.totals[seat % 2] + view.totals[(seat % 2) + 2];
+          const cell = el("td", "score total", String(team));
+          cell.title = seat % 2 ? gettext("Seats 2 and 4") : gettext("Seats 1 and 3");
+          teams.append(cell);
+        }
         foot.append(teams);
       }
       table.append(foot);
@@ -1200,7 +1209,8 @@
           !info.left;
         parts.timer.hidden = !running;
         if (!running) continue;
-        const left = Math.max(0, (deadline - now) / 1000);
+        // Clamped: the clock offset is only as good as the page's latency.
+        const left = Math.min(snap.turn_seconds || 30, Math.max(0, (deadline - now) / 1000));
         const share = Math.min(1, left / (snap.turn_seconds || 30));
         parts.timer.firstChild.style.width = (share * 100).toFixed(1) + "%";
         parts.timer.lastChild.textContent = Math.ceil(left) + " s";
@@ -1208,7 +1218,10 @@
       }
       const mine = dom.prompt.querySelector(".my-timer");
       if (mine && deadline) {
-        const left = Math.max(0, Math.ceil((deadline - now) / 1000));
+        const left = Math.min(
+          snap.turn_seconds || 30,
+          Math.max(0, Math.ceil((deadline - now) / 1000)),
+        );
         mine.textContent = fmt(ngettext("%s second left", "%s seconds left", left), left);
         mine.classList.toggle("low", left <= 5);
       }
