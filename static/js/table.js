@@ -555,9 +555,12 @@
 
     function myTurn() {
       const view = snap.view;
+      // A seat whose player left is played by a bot, even on its turn.
+      const mine = snap.you === null ? null : snap.seats[snap.you];
       return (
         snap.status === "playing" &&
-        snap.you !== null &&
+        mine !== null &&
+        !(mine && mine.left) &&
         view.turn === snap.you &&
         Array.isArray(view.legal) &&
         view.legal.length > 0
@@ -832,7 +835,7 @@
         return;
       }
       dom.hand.hidden = false;
-      const cards = view.phase === "trump" ? view.hand : sortCards(view.hand);
+      const cards = sortCards(view.hand);
       for (const code of cards) {
         const node = cardEl(code, { button: true });
         decoratePlayable(node, code);

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from games import selectors, services
@@ -327,3 +330,58 @@ def test_a_four_player_replay_page_renders(client, player):
     assert len(result["deals"]) == 16 and len(result["pulkas"]) == 4
     assert result["left"] == [0]
     assert result["totals"] == game.result["totals"]
+
+
+# The browser's fair-deal check (static/js/fairness.js), run under Node.js
+
+FAIRNESS_JS = settings.BASE_DIR / "static" / "js" / "fairness.js"
+
+NODE_CHECK = """
+const fairness = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+(async () => {
+  const plain = input.reveal.map((item) => fairness.sha256HexSync(item.preimage));
+  const honest = await fairness.verifyDeals(input);
+  const record = JSON.parse(JSON.stringify(input.record));
+  record.deals[1].hands.reverse();
+  const swapped = await fairness.verifyDeals({ ...input, record });
+  const commitments = [...input.commitments];
+  commitments[0] = "0".repeat(64);
+  const rehashed = await fairness.verifyDeals({ ...input, commitments });
+  console.log(JSON.stringify({ plain, honest, swapped, rehashed }));
+})();
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_the_browser_check_verifies_the_deals_and_finds_changed_ones(
+    client, finished_game
+):
+    game = finished_game
+    snapshot = selectors.snapshot(game, seats_of(game), 0)
+    record = json.loads(client.get(reverse("games:record", args=[game.pk])).content)
+    data = {
+        "reveal": snapshot["reveal"],
+        "commitments": snapshot["commitments"],
+        "record": record,
+    }
+    assert len(record["deals"]) >= 2
+
+    run = subprocess.run(
+        ["node", "-e", NODE_CHECK, str(FAIRNESS_JS)],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+
+    out = json.loads(run.stdout)
+    assert out["plain"] == snapshot["commitments"]
+    assert out["honest"] == {
+        "ok": True,
+        "count": len(record["deals"]),
+        "failures": [],
+    }
+    assert out["swapped"]["failures"] == [{"deal": 1, "reason": "cards"}]
+    assert out["rehashed"]["failures"] == [{"deal": 0, "reason": "hash"}]
