@@ -54,7 +54,9 @@ def view(state: State, seat: int | None = None) -> dict:
         ]
     if state.phase == DEAL:
         out["next_deal"] = next_json(state)
-    if seat is not None and seat == state.turn:
+    # A seat whose player has left is played by a bot: its view is for
+    # watching only.
+    if seat is not None and seat == state.turn and seat not in state.left:
         out["legal"] = [choice_to_json(action) for action in legal_actions(state)]
     return out
 
