@@ -151,7 +151,7 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
         state = game.engine_state()
         seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
         cause = GameEvent.Cause.BOT if seat.played_by_bot else GameEvent.Cause.TIMEOUT
-        action = automatic_move(state, seat)
+        action = automatic_move(game, state, seat)
         events: list = []
         state = step(game, state, action, cause=cause, events=events)
         commit_game(game, state, events, now=now)
