@@ -1,0 +1,219 @@
+"""Real processes for the live tests: two uvicorn servers, a Celery worker,
+and Celery beat where a test asks for it.
+
+They share pytest-django's test database and Redis with the test process, so
+they need PostgreSQL and Redis (DATABASE_URL and REDIS_URL, as in CI); with
+SQLite or the in-memory stand-ins nothing can be shared between processes and
+every test here is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+from config.tasks import ping
+from tests.factories import UserFactory
+
+from .support import (
+    BOT_MOVE_SECONDS,
+    DISCONNECT_GRACE_SECONDS,
+    PRACTICE_BOT_SAMPLES,
+    SWEEP_EVERY_SECONDS,
+    SWEEP_MARGIN_SECONDS,
+    TURN_SECONDS_ANY,
+    Process,
+    free_port,
+    session_cookie,
+    wait_for_http,
+)
+
+BASE_DIR = Path(settings.BASE_DIR)
+LIVE_DIR = Path(__file__).resolve().parent
+
+
+def services_missing() -> str | None:
+    """Why the live tests cannot run here, or None when they can."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return (
+            "live tests need PostgreSQL (DATABASE_URL=postgres://...): the test "
+            "database is shared with server and worker processes, which SQLite "
+            "in a test run cannot be"
+        )
+    if not settings.REDIS_URL:
+        return (
+            "live tests need Redis (REDIS_URL): the channel layer and the Celery "
+            "broker are shared between processes, which the in-memory and "
+            "filesystem stand-ins cannot be"
+        )
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = services_missing()
+    if reason is None:
+        return
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if LIVE_DIR in Path(str(item.path)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def short_timers(settings):
+    """The test process creates tables and takes seats itself (deadlines are
+    set there too), so it uses the same timers as the servers."""
+    settings.PULKA_ANY_TURN_SECONDS = TURN_SECONDS_ANY
+    settings.PULKA_BOT_MOVE_SECONDS = BOT_MOVE_SECONDS
+    settings.PULKA_DISCONNECT_GRACE_SECONDS = DISCONNECT_GRACE_SECONDS
+    settings.PULKA_SWEEP_MARGIN_SECONDS = SWEEP_MARGIN_SECONDS
+    settings.PULKA_PRACTICE_BOT_SAMPLES = PRACTICE_BOT_SAMPLES
+
+
+def database_url(settings_dict: dict) -> str:
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or "5432"
+    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def live_env(django_db_setup) -> dict:
+    """The environment of every process started here: the test database that
+    pytest-django created (its NAME is test_...), the same Redis, the test
+    settings and short timers. Depending on django_db_setup also means the
+    processes are stopped before the test database is dropped."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "REDIS_URL": settings.REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "PULKA_ANY_TURN_SECONDS": "1" if TURN_SECONDS_ANY else "0",
+        "PULKA_BOT_MOVE_SECONDS": str(BOT_MOVE_SECONDS),
+        "PULKA_DISCONNECT_GRACE_SECONDS": str(DISCONNECT_GRACE_SECONDS),
+        "PULKA_SWEEP_EVERY_SECONDS": str(SWEEP_EVERY_SECONDS),
+        "PULKA_SWEEP_MARGIN_SECONDS": str(SWEEP_MARGIN_SECONDS),
+        "PULKA_PRACTICE_BOT_SAMPLES": str(PRACTICE_BOT_SAMPLES),
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+@pytest.fixture(scope="session")
+def log_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("live-logs")
+
+
+def start(name: str, cmd: list[str], env: dict, log_dir: Path) -> Process:
+    return Process(name, cmd, env, log_dir, cwd=BASE_DIR)
+
+
+@pytest.fixture(scope="session")
+def servers(live_env, log_dir):
+    """Two uvicorn processes on free ports: base URLs like http://127.0.0.1:P."""
+    started = []
+    try:
+        for number in (1, 2):
+            port = free_port()
+            cmd = [
+                sys.executable, "-m", "uvicorn", "config.asgi:application",
+                "--host", "127.0.0.1", "--port", str(port),
+                "--lifespan", "off", "--log-level", "warning",
+            ]  # fmt: skip
+            process = start(f"uvicorn-{number}", cmd, live_env, log_dir)
+            started.append((process, f"http://127.0.0.1:{port}"))
+        for process, url in started:
+            wait_for_http(process, f"{url}/health/")
+        yield [url for _, url in started]
+        for process, _ in started:
+            process.check_alive()
+    finally:
+        for process, _ in started:
+            process.stop()
+
+
+@pytest.fixture(scope="session")
+def worker(live_env, log_dir):
+    """A Celery worker on the test queue. The queue is purged first: timers
+    set by earlier tests (whose games are gone) would only hold it up."""
+    celery_app.control.purge()
+    cmd = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--pool", "solo", "--loglevel", "INFO",
+        "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
+        "--hostname", f"pulka-live-{uuid.uuid4().hex[:8]}@%h",
+        "--without-mingle", "--without-gossip", "--without-heartbeat",
+    ]  # fmt: skip
+    process = start("worker", cmd, live_env, log_dir)
+    try:
+        try:
+            assert ping.apply_async().get(timeout=60) == "pong"
+        except Exception as error:
+            process.check_alive()
+            log = process.log_tail()
+            raise RuntimeError(f"the worker does not answer:\n{log}") from error
+        yield process
+        process.check_alive()
+    finally:
+        process.stop()
+        # What it held back unacknowledged (timers of finished tests) went
+        # back to the queue on shutdown; later tests should not meet it.
+        celery_app.control.purge()
+
+
+@pytest.fixture
+def beat(live_env, log_dir, worker):
+    """Celery beat with the database scheduler, as deployed; stopped at the
+    end of the test, before the test database is flushed."""
+    cmd = [
+        sys.executable, "-m", "celery", "-A", "config", "beat",
+        "--loglevel", "INFO",
+        "--scheduler", "django_celery_beat.schedulers:DatabaseScheduler",
+        "--max-interval", "1",
+    ]  # fmt: skip
+    process = start("beat", cmd, live_env, log_dir)
+    try:
+        yield process
+        process.check_alive()
+    finally:
+        process.stop()
+
+
+class Person:
+    """A user with a signed-in session the servers accept."""
+
+    def __init__(self, username: str):
+        self.user = UserFactory(username=username)
+        self.session_key = session_cookie(self.user)
+
+
+@pytest.fixture
+def first_dealer(monkeypatch):
+    """first_dealer(n): games started from now on have seat n deal first
+    (in a 4-player game, seat n + 1 is then the first to bid)."""
+
+    def choose(seat: int) -> None:
+        monkeypatch.setattr(
+            "games.services.tables.draw_first_dealer", lambda rules, rng=None: seat
+        )
+
+    return choose
+
+
+@pytest.fixture
+def people(transactional_db):
+    """people(n): n signed-in users."""
+
+    def make(count: int) -> list[Person]:
+        return [Person(f"live-{uuid.uuid4().hex[:10]}") for _ in range(count)]
+
+    return make

@@ -1,0 +1,311 @@
+"""Helpers for the live tests: server processes, signed-in users, a table
+client over a real WebSocket, and database reads from inside a client."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+from websockets.asyncio.client import connect
+
+from config.tasks import ping
+
+STOP_TIMEOUT = 20
+
+# Short timers for every process, the test process included.
+TURN_SECONDS_ANY = True
+BOT_MOVE_SECONDS = 0.2
+DISCONNECT_GRACE_SECONDS = 2.0
+SWEEP_EVERY_SECONDS = 1
+SWEEP_MARGIN_SECONDS = 1.0
+PRACTICE_BOT_SAMPLES = 4
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _die_with_parent():
+    """A preexec hook: Linux sends the child SIGTERM should pytest die."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def hook() -> None:
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    return hook
+
+
+class Process:
+    """One server process in a session (process group) of its own, its
+    output in a log file."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict, log_dir: Path, cwd):
+        self.name = name
+        self.log_path = log_dir / f"{name}.log"
+        with self.log_path.open("w") as log:
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=cwd,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_die_with_parent(),
+            )
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log_path.read_text(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def check_alive(self) -> None:
+        if not self.alive():
+            raise RuntimeError(
+                f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
+            )
+
+    def stop(self) -> None:
+        if self.alive():
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+def wait_for_http(process: Process, url: str, timeout: float = 60) -> None:
+    """Poll ``url`` until it answers 200."""
+    limit = time.monotonic() + timeout
+    while True:
+        process.check_alive()
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > limit:
+            raise RuntimeError(f"{url} did not answer:\n{process.log_tail()}")
+        time.sleep(0.2)
+
+
+def wait_until(predicate, timeout: float, what: str, interval: float = 0.1):
+    """Poll ``predicate`` until it returns something true; return that."""
+    limit = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > limit:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(interval)
+
+
+def barrier(timeout: float = 20) -> None:
+    """Return once the worker has run every task sent before this call: one
+    solo worker takes the queue in order (tasks with an ETA excepted)."""
+    assert ping.apply_async().get(timeout=timeout) == "pong"
+
+
+def wait_all_disconnected(game_id: int, timeout: float = 10) -> None:
+    """Wait until the servers have handled every socket's close, so that
+    nothing of this test is still running when its data is flushed."""
+    from games.models import Seat
+
+    wait_until(
+        lambda: (
+            not Seat.objects.filter(table__game__pk=game_id, connections__gt=0).exists()
+        ),
+        timeout,
+        "the servers to see every socket close",
+    )
+
+
+def session_cookie(user) -> str:
+    """A signed-in session for ``user``, stored in the database the servers
+    read; returns the session key for the ``sessionid`` cookie."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return session.session_key
+
+
+async def db_call(function, *args):
+    """Run an ORM read from inside a client coroutine, in a thread whose
+    connection is closed afterwards (the test database is dropped at the end,
+    which an idle connection left open would block)."""
+
+    def run():
+        try:
+            return function(*args)
+        finally:
+            connection.close()
+
+    return await asyncio.to_thread(run)
+
+
+async def eventually(function, timeout: float, what: str, interval: float = 0.1):
+    """``wait_until`` for a client coroutine: poll an ORM read in a thread."""
+    limit = time.monotonic() + timeout
+    while True:
+        value = await db_call(function)
+        if value:
+            return value
+        if time.monotonic() > limit:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(interval)
+
+
+def action_for(view: dict, choice) -> dict:
+    """The action message body for one of ``view["legal"]``: bids and trumps
+    are listed as bare values, cards as card actions."""
+    if view["phase"] == "trump":
+        return {"trump": choice}
+    if view["phase"] == "bid":
+        return {"bid": choice}
+    return choice
+
+
+class TableClient:
+    """A player's WebSocket at a live table.
+
+    Keeps the latest snapshot (from ``sync`` and ``update``), every message
+    received, and the public events of every update by version.
+    """
+
+    def __init__(self, base_url: str, game_id: int, session_key: str):
+        self.url = f"{base_url.replace('http', 'ws', 1)}/ws/games/{game_id}/"
+        self.origin = base_url
+        self.session_key = session_key
+        self.ws = None
+        self.snapshot: dict | None = None
+        self.messages: list[dict] = []
+        self.updates: list[dict] = []
+        self.events: dict[int, list] = {}
+        self.acks: dict[str, dict] = {}
+        self.errors: list[dict] = []
+        self.acted_on: int | None = None
+
+    async def __aenter__(self):
+        self.ws = await connect(
+            self.url,
+            origin=self.origin,
+            additional_headers={"Cookie": f"sessionid={self.session_key}"},
+            proxy=None,
+            compression=None,
+            open_timeout=10,
+        )
+        # The presence message of this very connection may come first.
+        while self.snapshot is None:
+            await self.receive()
+        return self
+
+    async def __aexit__(self, *exc_info):
+        await self.ws.close()
+
+    @property
+    def you(self) -> int:
+        return self.snapshot["you"]
+
+    async def receive(self, timeout: float = 10) -> dict:
+        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.messages.append(message)
+        kind = message["type"]
+        if kind in ("sync", "update"):
+            if self.snapshot is None or message["version"] >= self.snapshot["version"]:
+                self.snapshot = message
+            for step in message["events"]:
+                self.events[step["version"]] = step["events"]
+            if kind == "update":
+                self.updates.append(message)
+        elif kind == "ack":
+            self.acks[message["id"]] = message
+        elif kind == "error":
+            self.errors.append(message)
+        return message
+
+    def my_turn(self) -> bool:
+        snap = self.snapshot
+        return (
+            snap["status"] == "playing"
+            and snap["view"]["turn"] == snap["you"]
+            and bool(snap["view"].get("legal"))
+            and self.acted_on != snap["version"]
+        )
+
+    async def act_first_legal(self) -> str:
+        """Send the first legal choice of the latest snapshot; returns the id."""
+        snap = self.snapshot
+        version = snap["version"]
+        self.acted_on = version
+        client_id = f"v{version}"
+        action = action_for(snap["view"], snap["view"]["legal"][0])
+        await self.send(
+            {"type": "action", "id": client_id, "version": version, "action": action}
+        )
+        return client_id
+
+    async def send(self, message: dict) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def play_until(self, done, timeout: float) -> None:
+        """Play the first legal choice whenever it is this seat's turn, until
+        ``done(self)`` is true."""
+        limit = asyncio.get_running_loop().time() + timeout
+        while not done(self):
+            if self.my_turn():
+                await self.act_first_legal()
+                continue
+            left = limit - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise AssertionError(
+                    f"seat {self.you} timed out at version {self.snapshot['version']}"
+                )
+            try:
+                await self.receive(timeout=min(left, 10))
+            except TimeoutError:
+                continue
+            assert not self.errors, self.errors
+
+    async def receive_until(self, done, timeout: float) -> None:
+        """Receive until ``done(self)`` is true."""
+        limit = asyncio.get_running_loop().time() + timeout
+        while not done(self):
+            left = limit - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise AssertionError(
+                    f"seat {self.you} timed out at version {self.snapshot['version']}"
+                )
+            try:
+                await self.receive(timeout=left)
+            except TimeoutError:
+                continue
+
+    def public_events(self, kind: str) -> list[tuple[int, dict]]:
+        return [
+            (version, event)
+            for version, events in sorted(self.events.items())
+            for event in events
+            if event["type"] == kind
+        ]
