@@ -1,0 +1,615 @@
+"""Load on the live tables: many players at many tables at once, measured
+against a raw WebSocket echo served by the same uvicorn.
+
+    python benchmarks/live_tables.py [--tables N] [--moves M] [--workers W]
+                                     [--profile japanese|georgian-club]
+                                     [--time-limit S] [--redis-db D]
+
+What it does, all on 127.0.0.1:
+
+1. Recreates the PostgreSQL database ``pulka_bench`` on the server named by
+   DATABASE_URL (default postgres://postgres@127.0.0.1:5432/) and migrates it;
+   empties Redis database D (default 15) on the server named by REDIS_URL
+   (default redis://127.0.0.1:6379/): the channel layer and the Celery broker
+   of this run live there, apart from any other server or test run.
+2. Starts uvicorn with W worker processes (default 2) serving the
+   application made by this file's ``make_application``: the project's ASGI
+   application, and a raw ASGI echo at /echo/ that never touches Django.
+3. Creates N tables (Japanese Joker by default) with a person in every seat,
+   users and sessions made directly through the ORM, and opens one WebSocket
+   per seat, one after another (the table shows how they were spread over
+   the workers). Each client plays the first legal choice of its latest snapshot
+   as soon as it is its turn, one action in flight at a time, until its table
+   has had M moves or the time limit passes.
+4. Opens as many echo connections, grouped like the seats of the tables; in
+   each group one connection at a time sends a frame the size of an average
+   action and waits for it to come back, M times per group. So the echo runs
+   at the same concurrency: one message in flight per table.
+5. Prints moves per second, the move round trip (action sent to its ``ack``)
+   and the echo round trip, p50 and p99, and the ratio of the p99s.
+
+The servers are stopped at the end, whatever happens. No Celery worker runs:
+the players move long before their timers (turn_seconds=120) would fire, but
+every move still sends its timer task to the broker, as in production.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+BENCH_DATABASE = "pulka_bench"
+TURN_SECONDS = 120
+# Clients connect one after another, as players arrive. A burst of connects
+# lands almost entirely on one uvicorn worker: the first worker to wake up
+# accepts every connection waiting in the listen queue.
+CONNECT_AT_ONCE = 1
+STOP_TIMEOUT = 15
+
+
+# The server side: this module is also what uvicorn serves.
+
+
+async def echo(scope, receive, send) -> None:
+    """A raw ASGI WebSocket echo: accept, send every text frame back."""
+    while True:
+        message = await receive()
+        kind = message["type"]
+        if kind == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif kind == "websocket.receive":
+            if message.get("text") is not None:
+                await send({"type": "websocket.send", "text": message["text"]})
+            else:
+                await send({"type": "websocket.send", "bytes": message["bytes"]})
+        else:  # websocket.disconnect
+            return
+
+
+def make_application():
+    """uvicorn factory: /echo/ is the raw echo, the rest is the project."""
+    from config.asgi import application as project
+
+    async def application(scope, receive, send):
+        if scope["type"] == "websocket" and scope["path"] == "/echo/":
+            await echo(scope, receive, send)
+        else:
+            await project(scope, receive, send)
+
+    return application
+
+
+# Setting up: database, Redis, servers.
+
+
+def database_server_url() -> str:
+    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+        sys.exit(f"DATABASE_URL must name a PostgreSQL server, not {url!r}")
+    return urlunsplit(parts._replace(path=""))
+
+
+def redis_url(db: int) -> str:
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/")
+    return urlunsplit(urlsplit(url)._replace(path=f"/{db}"))
+
+
+def recreate_database(server_url: str) -> str:
+    import psycopg
+
+    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
+    return f"{server_url}/{BENCH_DATABASE}"
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def die_with_parent():
+    """A preexec hook: Linux sends the server SIGTERM should this script die."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def hook() -> None:
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    return hook
+
+
+def start_server(port: int, workers: int, env: dict, log_path: Path):
+    cmd = [
+        sys.executable, "-m", "uvicorn", "live_tables:make_application", "--factory",
+        "--app-dir", str(Path(__file__).resolve().parent),
+        "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+    ]  # fmt: skip
+    with log_path.open("w") as log:
+        return subprocess.Popen(
+            cmd,
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=die_with_parent(),
+        )
+
+
+def stop_server(proc) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def wait_for_health(proc, url: str, log_path: Path, timeout: float = 60) -> None:
+    limit = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            sys.exit(f"uvicorn exited:\n{log_path.read_text()[-3000:]}")
+        with contextlib.suppress(OSError):
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        if time.monotonic() > limit:
+            sys.exit(f"uvicorn did not answer {url}:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.25)
+
+
+def connections_per_worker(server_pid: int, port: int) -> list[int]:
+    """Established connections to ``port`` held by each uvicorn worker
+    process (Linux /proc; empty elsewhere)."""
+    try:
+        inodes = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as lines:
+                next(lines)
+                for line in lines:
+                    fields = line.split()
+                    local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                    if local_port == port and fields[3] == "01":  # ESTABLISHED
+                        inodes.add(fields[9])
+        counts = []
+        for entry in sorted(os.listdir("/proc"), key=lambda name: (len(name), name)):
+            if not entry.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                if parent != server_pid:
+                    continue
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if b"spawn_main" not in cmdline.read():
+                        continue
+                held = 0
+                for fd in os.listdir(f"/proc/{entry}/fd"):
+                    with contextlib.suppress(OSError):
+                        target = os.readlink(f"/proc/{entry}/fd/{fd}")
+                        if target.startswith("socket:[") and target[8:-1] in inodes:
+                            held += 1
+                counts.append(held)
+        return counts
+    except OSError:
+        return []
+
+
+def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
+    """``count`` started games with a person in each seat; for each game, the
+    (game id, session key) of every seat in order."""
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.models import Game
+
+    players = 2 if profile == "japanese" else 4
+    user_model = get_user_model()
+    users = [
+        user_model(username=f"bench{n}", password="!") for n in range(count * players)
+    ]
+    users = user_model.objects.bulk_create(users)
+    keys = []
+    for user in users:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        keys.append(session.session_key)
+    tables = []
+    for t in range(count):
+        seated = users[t * players : (t + 1) * players]
+        table = services.table_create(
+            user=seated[0], profile=profile, turn_seconds=TURN_SECONDS
+        )
+        for number, user in enumerate(seated[1:], start=1):
+            services.seat_take(table_id=table.pk, user=user, number=number)
+        game_id = Game.objects.values_list("pk", flat=True).get(table=table)
+        tables.append([(game_id, keys[t * players + n]) for n in range(players)])
+    return tables
+
+
+# The clients.
+
+
+@dataclass
+class Stats:
+    round_trips: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    frame_bytes: list[int] = field(default_factory=list)
+    groups_done: int = 0
+    connect_seconds: float = 0.0
+    spread: list[int] = field(default_factory=list)
+    started: float = 0.0
+    finished: float = 0.0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+async def open_socket(url: str, origin: str, cookie: str | None):
+    from websockets.asyncio.client import connect
+
+    headers = {"Cookie": f"sessionid={cookie}"} if cookie else None
+    return await connect(
+        url,
+        origin=origin,
+        additional_headers=headers,
+        proxy=None,
+        compression=None,
+        open_timeout=60,
+        ping_interval=None,
+        max_queue=None,
+    )
+
+
+def action_for(view: dict, choice) -> dict:
+    if view["phase"] == "trump":
+        return {"trump": choice}
+    if view["phase"] == "bid":
+        return {"bid": choice}
+    return choice
+
+
+class Table:
+    def __init__(self, moves: int):
+        self.moves_wanted = moves
+        self.moves = 0
+        self.sockets: list = []
+        self.done = False
+
+    async def finish(self) -> None:
+        if not self.done:
+            self.done = True
+            for ws in self.sockets:
+                await ws.close()
+
+
+async def play_seat(ws, table: Table, stats: Stats, start: asyncio.Event) -> None:
+    """One seat: keep the latest snapshot, act when it is our turn."""
+    from websockets.exceptions import ConnectionClosed
+
+    snapshot = None
+    pending: tuple[str, float] | None = None
+    acted_on = None
+    try:
+        # The sync comes first (a presence message may precede it).
+        while snapshot is None:
+            message = json.loads(await ws.recv())
+            if message["type"] == "sync":
+                snapshot = message
+        await start.wait()
+        while not table.done:
+            view = snapshot["view"]
+            if (
+                pending is None
+                and snapshot["status"] == "playing"
+                and view["turn"] == snapshot["you"]
+                and view.get("legal")
+                and acted_on != snapshot["version"]
+            ):
+                version = snapshot["version"]
+                acted_on = version
+                client_id = f"v{version}"
+                frame = json.dumps(
+                    {
+                        "type": "action",
+                        "id": client_id,
+                        "version": version,
+                        "action": action_for(view, view["legal"][0]),
+                    }
+                )
+                stats.frame_bytes.append(len(frame))
+                pending = (client_id, time.perf_counter())
+                await ws.send(frame)
+            message = json.loads(await ws.recv())
+            kind = message["type"]
+            if kind in ("sync", "update"):
+                if message["version"] >= snapshot["version"]:
+                    snapshot = message
+                if snapshot["status"] != "playing":
+                    await table.finish()
+            elif kind == "ack" and pending and message["id"] == pending[0]:
+                stats.round_trips.append(time.perf_counter() - pending[1])
+                pending = None
+                table.moves += 1
+                if table.moves >= table.moves_wanted:
+                    await table.finish()
+            elif kind == "error":
+                stats.error(message["code"])
+                pending = None
+    except ConnectionClosed:
+        pass
+
+
+async def connect_all(urls_and_cookies, origin: str) -> list:
+    gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+
+    async def one(url, cookie):
+        async with gate:
+            return await open_socket(url, origin, cookie)
+
+    return await asyncio.gather(*(one(url, cookie) for url, cookie in urls_and_cookies))
+
+
+async def run_moves(base: str, games, moves: int, time_limit: float, spread) -> Stats:
+    stats = Stats()
+    ws_base = base.replace("http", "ws", 1)
+    flat = [
+        (f"{ws_base}/ws/games/{game_id}/", cookie)
+        for seats in games
+        for game_id, cookie in seats
+    ]
+    began = time.perf_counter()
+    sockets = await connect_all(flat, base)
+    stats.connect_seconds = time.perf_counter() - began
+    stats.spread = spread()
+    start = asyncio.Event()
+    tasks = []
+    tables = []
+    index = 0
+    for seats in games:
+        table = Table(moves)
+        table.sockets = sockets[index : index + len(seats)]
+        index += len(seats)
+        tables.append(table)
+        tasks += [
+            asyncio.create_task(play_seat(ws, table, stats, start))
+            for ws in table.sockets
+        ]
+    await asyncio.sleep(1)  # every sync in
+    stats.started = time.perf_counter()
+    start.set()
+    _, late = await asyncio.wait(tasks, timeout=time_limit)
+    stats.finished = time.perf_counter()
+    stats.groups_done = sum(table.moves >= moves for table in tables)
+    for table in tables:
+        await table.finish()
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats
+
+
+async def run_echo(
+    base: str,
+    groups: int,
+    per_group: int,
+    size: int,
+    moves: int,
+    time_limit: float,
+    spread,
+) -> Stats:
+    """Groups of ``per_group`` echo sockets; in each, one socket at a time
+    sends a ``size``-byte frame and waits for it, ``moves`` times."""
+    stats = Stats()
+    url = f"{base.replace('http', 'ws', 1)}/echo/"
+    began = time.perf_counter()
+    sockets = await connect_all([(url, None)] * (groups * per_group), base)
+    stats.connect_seconds = time.perf_counter() - began
+    stats.spread = spread()
+    start = asyncio.Event()
+    skeleton = json.dumps({"type": "action", "id": "v0", "pad": ""})
+    padding = "x" * max(size - len(skeleton), 0)
+
+    async def group(members):
+        await start.wait()
+        for n in range(moves):
+            ws = members[n % len(members)]
+            frame = json.dumps({"type": "action", "id": f"v{n}", "pad": padding})
+            began = time.perf_counter()
+            await ws.send(frame)
+            answer = await ws.recv()
+            stats.round_trips.append(time.perf_counter() - began)
+            if answer != frame:
+                stats.error("echo_mismatch")
+        stats.groups_done += 1
+
+    tasks = [
+        asyncio.create_task(group(sockets[g * per_group : (g + 1) * per_group]))
+        for g in range(groups)
+    ]
+    await asyncio.sleep(0.2)
+    stats.started = time.perf_counter()
+    start.set()
+    _, late = await asyncio.wait(tasks, timeout=time_limit)
+    stats.finished = time.perf_counter()
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    return stats
+
+
+# Reporting.
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def row(name: str, stats: Stats) -> tuple[str, str]:
+    seconds = stats.finished - stats.started
+    count = len(stats.round_trips)
+    errors = sum(stats.errors.values())
+    spread = "/".join(str(n) for n in stats.spread) or "?"
+    line = (
+        f"{name:<14}{count:>8}{seconds:>9.1f}{count / seconds:>10.1f}"
+        f"{percentile(stats.round_trips, 0.5) * 1000:>10.2f}"
+        f"{percentile(stats.round_trips, 0.99) * 1000:>10.2f}{errors:>8}"
+        f"{stats.connect_seconds:>10.1f}  {spread}"
+    )
+    detail = ", ".join(f"{code}: {n}" for code, n in sorted(stats.errors.items()))
+    return line, detail
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=100, help="per table")
+    parser.add_argument(
+        "--profile", default="japanese", choices=["japanese", "georgian-club"]
+    )
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn workers")
+    parser.add_argument(
+        "--time-limit", type=float, default=120, help="seconds per phase"
+    )
+    parser.add_argument("--redis-db", type=int, default=15)
+    args = parser.parse_args()
+
+    db_url = recreate_database(database_server_url())
+    layer_url = redis_url(args.redis_db)
+    flush_redis(layer_url)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.dev",
+        "DEBUG": "False",
+        "LOG_LEVEL": "WARNING",
+        "DATABASE_URL": db_url,
+        "REDIS_URL": layer_url,
+        "CELERY_BROKER_URL": layer_url,
+    }
+    os.environ.update(env)
+    sys.path.insert(0, str(BASE_DIR))
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    began = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    migrated = time.perf_counter() - began
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"live_tables_{port}.log"
+    proc = start_server(port, args.workers, env, log_path)
+    try:
+        wait_for_health(proc, f"{base}/health/", log_path)
+        began = time.perf_counter()
+        games = create_tables(args.tables, args.profile)
+        created = time.perf_counter() - began
+        players = len(games[0])
+        print(
+            f"live tables: {args.tables} {args.profile} tables, "
+            f"{args.tables * players} WebSocket clients, uvicorn --workers "
+            f"{args.workers}, {args.moves} moves per table (limit "
+            f"{args.time_limit:g} s per phase), {os.cpu_count()} CPUs; "
+            f"migrate {migrated:.1f} s, tables {created:.1f} s"
+        )
+        try:
+            import uvloop
+
+            runner = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+
+        def spread():
+            return connections_per_worker(proc.pid, port)
+
+        load_before = os.getloadavg()[0]
+        moves = runner(run_moves(base, games, args.moves, args.time_limit, spread))
+        size = round(statistics.mean(moves.frame_bytes)) if moves.frame_bytes else 80
+        echo_stats = runner(
+            run_echo(
+                base, args.tables, players, size, args.moves, args.time_limit, spread
+            )
+        )
+        load_after = os.getloadavg()[0]
+        if proc.poll() is not None:
+            sys.exit(f"uvicorn exited:\n{log_path.read_text()[-3000:]}")
+    finally:
+        stop_server(proc)
+        flush_redis(layer_url)
+
+    header = (
+        f"{'':<14}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
+        f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}  sockets per worker"
+    )
+    print(f"\n{header}")
+    details = []
+    for name, stats in (("move (ack)", moves), (f"echo {size} B", echo_stats)):
+        line, detail = row(name, stats)
+        print(line)
+        if detail:
+            details.append(f"{name}: {detail}")
+    for detail in details:
+        print(f"  errors, {detail}")
+    print(f"load average (1 min): {load_before:.2f} before, {load_after:.2f} after")
+    print(
+        f"groups that completed {args.moves} round trips: tables "
+        f"{moves.groups_done}/{args.tables}, echo {echo_stats.groups_done}/"
+        f"{args.tables}"
+    )
+    ratio = percentile(moves.round_trips, 0.99) / percentile(
+        echo_stats.round_trips, 0.99
+    )
+    print(
+        f"\nmove p99 / echo p99: {ratio:.1f}x "
+        f"(target at 200 concurrent tables: at most 3x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
