@@ -1,0 +1,347 @@
+"""A real server, a real Celery worker and Debian's Chromium for browser tests.
+
+The server (uvicorn) and the worker run as subprocesses against pytest-django's
+test database and the same Redis as the test process: the worker moves the
+bots and broadcasts through the channel layer to the server's WebSockets.
+That needs a database other processes can open (PostgreSQL, or SQLite with a
+file as its test database) and Redis. Chromium is the system's, found at
+/usr/bin/chromium or at PULKA_CHROMIUM; Playwright never downloads a browser.
+
+Without any of these the browser tests are skipped with the reason; with
+PULKA_REQUIRE_BROWSER_TEST=1 (as in CI) they fail instead.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection, connections
+
+BASE_DIR = Path(settings.BASE_DIR)
+BROWSER_DIR = Path(__file__).resolve().parent
+
+CHROMIUM = os.environ.get("PULKA_CHROMIUM") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+REQUIRED = os.environ.get("PULKA_REQUIRE_BROWSER_TEST", "") not in ("", "0")
+
+# Short bot delays, so that a deal takes seconds.
+BOT_MOVE_SECONDS = 0.2
+START_TIMEOUT = 60
+STOP_TIMEOUT = 20
+
+
+def _in_memory_sqlite() -> bool:
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return False
+    name = str((database.get("TEST") or {}).get("NAME") or "")
+    return name in ("", ":memory:") or "mode=memory" in name
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if importlib.util.find_spec("playwright") is None:
+        return "the playwright package is not installed (pip install -e '.[dev]')"
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return (
+            f"no Chromium at {CHROMIUM}: install Debian's chromium package "
+            "(apt-get install chromium) or set PULKA_CHROMIUM to a Chromium binary"
+        )
+    if _in_memory_sqlite():
+        return (
+            "the test database is in-memory SQLite, which the server and worker "
+            "processes cannot open: set DATABASE_URL=postgres://..."
+        )
+    if not settings.REDIS_URL:
+        return (
+            "REDIS_URL is not set: the worker's broadcasts reach the server's "
+            "WebSockets only through a Redis channel layer"
+        )
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = missing()
+    if reason is None or REQUIRED:
+        return
+    skip = pytest.mark.skip(reason=f"browser test: {reason}")
+    for item in items:
+        if BROWSER_DIR in Path(str(item.path)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _browser_requirements():
+    """Under PULKA_REQUIRE_BROWSER_TEST a missing requirement is a failure."""
+    reason = missing()
+    if reason is not None:
+        pytest.fail(f"PULKA_REQUIRE_BROWSER_TEST is set, but {reason}")
+
+
+@pytest.fixture
+def read_db():
+    """read_db(query): run ``query()`` (database reads) in a thread of its own
+    and return its result.
+
+    While Playwright's sync API is in use, an event loop runs in the test's
+    thread, so Django refuses queries there as if they came from async code.
+    The thread's connection is closed before returning: left open, it would
+    keep pytest-django from dropping the test database.
+    """
+
+    def read(query):
+        def run():
+            try:
+                return query()
+            finally:
+                connections.close_all()
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(run).result()
+
+    return read
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for the database the test process is connected to."""
+    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{Path(settings_dict['NAME']).resolve()}"
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or "5432"
+    return f"postgres://{auth}{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
+
+
+def _die_with_parent():
+    """A preexec hook: on Linux the child gets SIGTERM should pytest die."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def hook() -> None:
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    return hook
+
+
+class Process:
+    """A subprocess in a process group of its own, its output in a log file."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict, log_dir: Path):
+        self.name = name
+        self.log_path = log_dir / f"{name}.log"
+        with self.log_path.open("w") as log:
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=BASE_DIR,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_die_with_parent(),
+            )
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def log_tail(self, lines: int = 60) -> str:
+        text = self.log_path.read_text(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def check_alive(self) -> None:
+        if not self.alive():
+            raise RuntimeError(
+                f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
+            )
+
+    def stop(self) -> None:
+        """Stop the whole process group: SIGTERM, then SIGKILL."""
+        if self.alive():
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+            except ProcessLookupError:
+                pass
+        try:
+            # Children left behind in the group (none expected).
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _wait_for_other_sessions_to_close(timeout: float = 10) -> None:
+    """PostgreSQL ends a stopped process's sessions a moment after it exits;
+    pytest-django can drop the test database only once they are gone."""
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            (others,) = cursor.fetchone()
+        if not others or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def process_env(transactional_db) -> dict:
+    """The environment of the server and the worker: the test database (and
+    through transactional_db they are stopped before it is flushed), the same
+    Redis, the test settings and quick bots."""
+    yield {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "REDIS_URL": settings.REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PULKA_BOT_MOVE_SECONDS": str(BOT_MOVE_SECONDS),
+        "PULKA_ANY_TURN_SECONDS": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+    # The server and the worker are stopped by now.
+    _wait_for_other_sessions_to_close()
+
+
+@pytest.fixture
+def log_dir(tmp_path) -> Path:
+    path = tmp_path / "logs"
+    path.mkdir()
+    return path
+
+
+def _wait_for_http(process: Process, url: str) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        process.check_alive()
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{process.name} did not answer {url}:\n{process.log_tail()}")
+
+
+@pytest.fixture
+def server(process_env, log_dir):
+    """uvicorn serving config.asgi:application on a free port: its base URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "uvicorn", "config.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--lifespan", "off", "--log-level", "warning",
+    ]  # fmt: skip
+    process = Process("uvicorn", cmd, process_env, log_dir)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_http(process, f"{url}/health/")
+        yield url
+        process.check_alive()
+    finally:
+        process.stop()
+        print(f"\n--- uvicorn log ({process.log_path}) ---\n{process.log_tail()}")
+
+
+@pytest.fixture
+def worker(process_env, log_dir):
+    """A Celery worker on the test queue, which is purged first: timers left
+    by earlier tests (whose games are gone) would only hold it up."""
+    from config.celery import app as celery_app
+    from config.tasks import ping
+
+    celery_app.control.purge()
+    cmd = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--pool", "solo", "--loglevel", "INFO",
+        "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
+        "--hostname", f"pulka-browser-{uuid.uuid4().hex[:8]}@%h",
+        "--without-mingle", "--without-gossip", "--without-heartbeat",
+    ]  # fmt: skip
+    process = Process("worker", cmd, process_env, log_dir)
+    try:
+        try:
+            assert ping.apply_async().get(timeout=START_TIMEOUT) == "pong"
+        except Exception as error:
+            process.check_alive()
+            raise RuntimeError(
+                f"the worker does not answer:\n{process.log_tail()}"
+            ) from error
+        yield process
+        process.check_alive()
+    finally:
+        process.stop()
+        # Timers the worker held back went back to the queue when it stopped;
+        # later tests should not meet them.
+        celery_app.control.purge()
+        print(f"\n--- worker log ({process.log_path}) ---\n{process.log_tail()}")
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium from the system, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(server, browser):
+    """A fresh browser page on the server, with its JavaScript errors kept in
+    ``page.js_errors``."""
+    context = browser.new_context(
+        base_url=server, viewport={"width": 1280, "height": 900}, locale="en-US"
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda error: page.js_errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        context.close()
