@@ -1,0 +1,294 @@
+"""The live table over real WebSocket connections (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import Game, GameEvent
+from tests.factories import UserFactory
+from tests.games.helpers import action_message, all_connected, of_type, start_table
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+@db
+def new_match(**kwargs):
+    """A Japanese match between two people, the declarer first in the list."""
+    table, users = start_table("japanese", {"target": 11}, people=2, **kwargs)
+    game = Game.objects.get(table=table)
+    declarer = game.engine_state().turn
+    return game, users[declarer], users[1 - declarer]
+
+
+@db
+def stranger():
+    return UserFactory()
+
+
+@db
+def progress(game):
+    """What a refused message must leave as it was."""
+    game.refresh_from_db()
+    return game.version, GameEvent.objects.filter(game=game).count()
+
+
+async def table_of_three(connect, game, declarer, other):
+    """The declarer, the other player and a spectator, connected and synced."""
+    first = await connect(game.pk, declarer)
+    second = await connect(game.pk, other)
+    watcher = await connect(game.pk, await stranger())
+    for socket in (first, second):
+        await socket.receive_until(all_connected)
+    await watcher.receive_until(of_type("sync"))
+    return first, second, watcher
+
+
+# Connecting
+
+
+async def test_a_seated_player_gets_a_sync_for_its_seat(connect):
+    game, declarer, _ = await new_match()
+    socket = await connect(game.pk, declarer)
+    assert socket.connected
+    sync = await socket.receive()
+    seat = sync["view"]["turn"]
+    assert sync["type"] == "sync" and sync["you"] == seat
+    assert (sync["game"], sync["version"], sync["status"]) == (game.pk, 1, "playing")
+    assert (sync["since"], sync["events"]) == (None, [])
+    # Before trump is named a Japanese player sees three cards.
+    assert len(sync["view"]["hand"]) == 3
+    assert sync["view"]["legal"] == ["S", "H", "D", "C", "none"]
+    assert len(sync["commitments"]) == 1 and "reveal" not in sync
+    presence = await socket.receive()
+    assert presence["type"] == "presence" and presence["seats"][seat]["connected"]
+
+
+async def test_a_spectator_gets_no_seat_and_no_hand(connect):
+    game, _, _ = await new_match()
+    socket = await connect(game.pk, await stranger())
+    sync = await socket.receive()
+    assert sync["type"] == "sync" and sync["you"] is None
+    assert sync["view"]["hand"] == [] and "legal" not in sync["view"]
+    assert await socket.nothing_more()
+
+
+async def test_an_anonymous_visitor_is_refused(connect):
+    game, _, _ = await new_match()
+    socket = await connect(game.pk)
+    assert (socket.connected, socket.close_code) == (False, 4401)
+
+
+async def test_a_foreign_origin_is_refused(connect):
+    game, declarer, _ = await new_match()
+    socket = await connect(game.pk, declarer, origin="https://evil.example")
+    assert not socket.connected
+
+
+async def test_a_private_table_admits_only_its_players(connect):
+    game, declarer, _ = await new_match(is_private=True)
+    refused = await connect(game.pk, await stranger())
+    assert (refused.connected, refused.close_code) == (False, 4403)
+    seated = await connect(game.pk, declarer)
+    assert seated.connected
+
+
+async def test_no_such_game(connect):
+    game, declarer, _ = await new_match()
+    socket = await connect(game.pk + 1000, declarer)
+    assert (socket.connected, socket.close_code) == (False, 4404)
+
+
+async def test_presence_follows_the_seats_connections(connect):
+    game, declarer, other = await new_match()
+    seat = 1 - game.engine_state().turn
+    first = await connect(game.pk, declarer)
+    await first.receive_until(of_type("presence"))
+    watcher = await connect(game.pk, await stranger())
+    await watcher.receive_until(of_type("sync"))
+
+    second = await connect(game.pk, other)
+    for socket in (first, watcher):
+        presence = await socket.receive_until(of_type("presence"))
+        assert presence["seats"][seat]["connected"]
+        assert presence["version"] == 1
+    await second.close()
+    for socket in (first, watcher):
+        presence = await socket.receive_until(of_type("presence"))
+        assert not presence["seats"][seat]["connected"]
+        assert await socket.nothing_more()
+
+
+# Playing
+
+
+async def test_an_action_updates_every_connection_then_acks(connect):
+    game, declarer, other = await new_match()
+    first, second, watcher = await table_of_three(connect, game, declarer, other)
+    await first.send(action_message(1, {"trump": "H"}))
+
+    update, ack = await first.receive(), await first.receive()
+    assert update["type"] == "update" and ack == {
+        "type": "ack",
+        "id": "a1",
+        "version": 2,
+    }
+    seat = update["you"]
+    trump = {"type": "trump", "seat": seat, "trump": "H"}
+    for socket, you in ((second, 1 - seat), (watcher, None)):
+        frame = await socket.receive()
+        assert frame["type"] == "update" and frame["you"] == you
+        assert frame["events"] == [{"version": 2, "events": [trump]}]
+        assert frame["view"]["trump"] == "H" and "legal" not in frame["view"]
+    assert update["view"]["legal"]
+    for socket in (first, second, watcher):
+        assert await socket.nothing_more()
+
+
+async def test_malformed_messages_get_errors_and_the_socket_stays_open(connect):
+    game, declarer, _ = await new_match()
+    socket = await connect(game.pk, declarer)
+    await socket.receive_until(of_type("presence"))
+    before = await progress(game)
+
+    async def error_for(text):
+        await socket.comm.send_to(text_data=text)
+        frame = await socket.receive()
+        assert frame["type"] == "error"
+        return frame["code"]
+
+    assert await error_for("{not json") == "bad_json"
+    assert await error_for('["ping"]') == "bad_message"
+    assert await error_for('{"type": 7}') == "bad_message"
+    assert await error_for('{"type": "dance", "id": "d1"}') == "unknown_type"
+    assert await error_for('{"type": "action", "version": 1}') == "bad_message"
+    assert await error_for('{"type": "sync", "version": "1"}') == "bad_message"
+    padded = json.dumps({"type": "ping", "pad": "x" * 4096})
+    assert await error_for(padded) == "too_large"
+    not_an_action = action_message(1, ["trump", "H"])
+    assert await error_for(json.dumps(not_an_action)) == "bad_action"
+    a_bid_for_trump = action_message(1, {"bid": 1})
+    assert await error_for(json.dumps(a_bid_for_trump)) == "wrong_action"
+
+    await socket.send({"type": "ping"})
+    assert await socket.receive() == {"type": "pong"}
+    assert await progress(game) == before
+
+
+async def test_the_size_limit_counts_bytes(connect):
+    game, declarer, _ = await new_match()
+    socket = await connect(game.pk, declarer)
+    await socket.receive_until(of_type("presence"))
+    # 3000 characters, 6000 bytes in UTF-8.
+    text = json.dumps({"type": "ping", "pad": "ж" * 3000}, ensure_ascii=False)
+    await socket.comm.send_to(text_data=text)
+    frame = await socket.receive()
+    assert (frame["type"], frame["code"]) == ("error", "too_large")
+
+
+async def test_refused_actions_change_nothing(connect):
+    game, declarer, other = await new_match()
+    first, second, watcher = await table_of_three(connect, game, declarer, other)
+    before = await progress(game)
+
+    async def refusal(socket, message):
+        await socket.send(message)
+        frame = await socket.receive()
+        assert frame["type"] == "error" and frame["id"] == message["id"]
+        assert await progress(game) == before
+        return frame["code"]
+
+    assert await refusal(second, action_message(1, {"trump": "H"})) == "wrong_seat"
+    assert await refusal(first, action_message(0, {"trump": "H"})) == "stale_version"
+    assert await refusal(watcher, action_message(1, {"trump": "H"})) == "not_allowed"
+    assert await refusal(watcher, {"type": "resign", "id": "r1"}) == "not_allowed"
+    assert await refusal(first, action_message(1, {"trump": "red"})) == "illegal"
+    for socket in (first, second, watcher):
+        assert await socket.nothing_more()
+
+
+async def test_a_resent_action_is_applied_once(connect):
+    game, declarer, other = await new_match()
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    await first.send(action_message(1, {"trump": "H"}, "same"))
+    ack = await first.receive_until(of_type("ack"))
+    await first.send(action_message(1, {"trump": "H"}, "same"))
+    assert await first.receive_until(of_type("ack")) == ack
+    assert await progress(game) == (2, 2)
+    await second.receive_until(of_type("update"))
+    assert await second.nothing_more()
+
+
+async def test_of_two_actions_sent_at_once_one_is_applied(connect):
+    game, declarer, other = await new_match()
+    first, second, watcher = await table_of_three(connect, game, declarer, other)
+    again = await connect(game.pk, declarer)
+    await again.receive_until(of_type("sync"))
+    await first.receive_until(of_type("presence"))
+
+    await asyncio.gather(
+        first.send(action_message(1, {"trump": "H"}, "x")),
+        again.send(action_message(1, {"trump": "S"}, "y")),
+    )
+    answers = []
+    for socket in (first, again):
+        answers.append(
+            await socket.receive_until(lambda f: f["type"] in ("ack", "error"))
+        )
+    assert sorted(answer["type"] for answer in answers) == ["ack", "error"]
+    assert [a["code"] for a in answers if a["type"] == "error"] == ["stale_version"]
+    assert await progress(game) == (2, 2)
+    update = await watcher.receive_until(of_type("update"))
+    assert update["version"] == 2
+    assert await watcher.nothing_more()
+
+
+async def test_resigning_and_aborting_over_the_socket(connect):
+    game, declarer, other = await new_match()
+    first, second, watcher = await table_of_three(connect, game, declarer, other)
+    await first.send({"type": "abort", "id": "ab"})
+    ack = await first.receive_until(of_type("ack"))
+    assert ack == {"type": "ack", "id": "ab"}
+    update = await watcher.receive_until(of_type("update"))
+    assert update["status"] == "aborted" and len(update["reveal"]) == 1
+    await second.send({"type": "resign", "id": "rs"})
+    error = await second.receive_until(of_type("error"))
+    assert (error["id"], error["code"]) == ("rs", "not_playing")
+
+
+# Coming back
+
+
+async def test_a_reconnecting_player_catches_up_from_its_version(connect):
+    game, declarer, other = await new_match()
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    await second.close()
+    seat = 1 - game.engine_state().turn
+    gone = await first.receive_until(of_type("presence"))
+    assert not gone["seats"][seat]["connected"]
+
+    await first.send(action_message(1, {"trump": "C"}))
+    update = await first.receive_until(of_type("update"))
+    card = update["view"]["legal"][0]
+    await first.send(action_message(2, card, "a2"))
+    await first.receive_until(of_type("ack"))
+
+    back = await connect(game.pk, other)
+    sync = await back.receive()
+    assert (sync["type"], sync["version"], sync["since"]) == ("sync", 3, None)
+    presence = await first.receive_until(of_type("presence"))
+    assert presence["seats"][seat]["connected"]
+    await back.receive_until(of_type("presence"))
+
+    await back.send({"type": "sync", "version": 1})
+    sync = await back.receive()
+    assert (sync["type"], sync["since"], sync["version"]) == ("sync", 1, 3)
+    assert [step["version"] for step in sync["events"]] == [2, 3]
+    assert sync["events"][1]["events"][0] == {"type": "card", "seat": 1 - seat, **card}
+    assert sync["you"] == seat and sync["view"]["trick"] == [{**card, "seat": 1 - seat}]
+    assert "legal" in sync["view"]
