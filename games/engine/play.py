@@ -96,9 +96,9 @@ def _why_not_available(state: State, seat: int, card: str) -> str:
     if not is_card(card):
         return f"{card!r} is not a card"
     if state.columns:
+        # A face-down card gets the same answer as any card not held: the
+        # message must not tell its owner where the hidden cards are.
         columns = state.columns[seat]
-        if any(down == card for down, _ in columns):
-            return f"{card} is face down in seat {seat}'s columns"
         if any(up == card for _, up in columns):
             return (
                 f"seat {seat}'s first card must come from the hand, "

@@ -231,12 +231,6 @@ def japanese_card_phase():
     return game, users[state.turn], [down for down, _ in state.columns[state.turn]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the engine's refusal names a card as face down in the player's "
-    "own columns, which the player may not see (games/engine/play.py "
-    "_why_not_available, passed on by services.game_act)",
-)
 async def test_refusals_do_not_tell_face_down_cards_apart(connect):
     game, declarer, face_down = await japanese_card_phase()
     socket = await connect(game.pk, declarer)
