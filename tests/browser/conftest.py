@@ -262,8 +262,12 @@ def _wait_for_http(process: Process, url: str) -> None:
 
 
 @pytest.fixture
-def server(process_env, log_dir):
-    """uvicorn serving config.asgi:application on a free port: its base URL."""
+def server(process_env, log_dir, worker):
+    """uvicorn serving config.asgi:application on a free port: its base URL.
+
+    It is stopped before the worker, whose queue is purged last: closing the
+    browser's WebSockets still sets timers (a disconnected seat's grace).
+    """
     port = free_port()
     cmd = [
         sys.executable, "-m", "uvicorn", "config.asgi:application",
