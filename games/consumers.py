@@ -13,10 +13,25 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import connections
 
 from games import selectors, services
 from games.errors import PlayError
 from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
+
+
+def in_thread(function):
+    """Run a service or selector from the consumer in a worker thread.
+
+    Each call is a complete unit of work in its own transaction (the game
+    row lock orders writers), so on PostgreSQL calls for different games run
+    on a pool of threads instead of queueing on the single thread that
+    ``database_sync_to_async`` uses by default. SQLite takes one writer at a
+    time anyway, and its in-memory test database is not shared by threads.
+    """
+    one_thread = connections["default"].vendor == "sqlite"
+    return database_sync_to_async(function, thread_sensitive=one_thread)
+
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_FORBIDDEN = 4403
@@ -34,7 +49,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_ANONYMOUS)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
+        access = await in_thread(selectors.game_access)(self.game_id, user)
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -49,7 +64,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:
-            await database_sync_to_async(services.seat_connected)(
+            await in_thread(services.seat_connected)(
                 game_id=self.game_id, seat=self.seat
             )
         await self.send_sync(since=None)
@@ -59,7 +74,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(services.seat_disconnected)(
+            await in_thread(services.seat_disconnected)(
                 game_id=self.game_id, seat=self.seat
             )
 
@@ -151,7 +166,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error(message_id, "not_allowed", "spectators cannot play")
             return
         try:
-            answer = await database_sync_to_async(service)(**kwargs)
+            answer = await in_thread(service)(**kwargs)
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
             return
@@ -172,9 +187,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             pass
 
     async def send_sync(self, since):
-        data = await database_sync_to_async(selectors.sync_message)(
-            self.game_id, self.seat, since
-        )
+        data = await in_thread(selectors.sync_message)(self.game_id, self.seat, since)
         await self.send_json(data)
 
     async def send_error(self, client_id, code: str, message: str):

@@ -14,10 +14,12 @@ from games.models import DealRecord, Game, GameEvent, Seat, Table
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
     game = Game.objects.select_related("table").get(pk=game_id)
-    seats = list(
-        Seat.objects.filter(table_id=game.table_id).select_related("user__profile")
-    )
-    return game, seats
+    return game, seats_of(game)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    seats = Seat.objects.filter(table_id=game.table_id).select_related("user__profile")
+    return list(seats)
 
 
 def seats_json(seats: list[Seat]) -> list[dict]:
@@ -33,9 +35,28 @@ def seats_json(seats: list[Seat]) -> list[dict]:
     ]
 
 
-def snapshot(game: Game, seats: list[Seat], seat: int | None) -> dict:
-    """Everything the recipient at ``seat`` (None: a spectator) may see now."""
-    state = game.engine_state()
+def snapshot(
+    game: Game,
+    seats: list[Seat],
+    seat: int | None,
+    *,
+    state=None,
+    shared: dict | None = None,
+) -> dict:
+    """Everything the recipient at ``seat`` (None: a spectator) may see now.
+
+    ``state`` (the decoded game state) and ``shared`` (``shared_snapshot``)
+    may be passed in when building the snapshots of every recipient at once.
+    """
+    if state is None:
+        state = game.engine_state()
+    if shared is None:
+        shared = shared_snapshot(game, seats)
+    return {**shared, "you": seat, "view": view(state, seat)}
+
+
+def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
+    """The part of a snapshot that is the same for every recipient."""
     table = game.table
     data = {
         "game": game.pk,
@@ -45,8 +66,6 @@ def snapshot(game: Game, seats: list[Seat], seat: int | None) -> dict:
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "turn_seconds": table.turn_seconds,
         "seats": seats_json(seats),
-        "you": seat,
-        "view": view(state, seat),
         "commitments": commitments(game),
     }
     if game.status != Game.Status.PLAYING:

@@ -6,6 +6,7 @@ never announced and no timer is set for it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -25,23 +26,26 @@ def spectator_group(game_id: int) -> str:
     return f"game-{game_id}-watch"
 
 
-def game_changed(game_id: int, version: int, events: list) -> None:
-    """Send every seat and the spectators their own view of the new state."""
-    from games.selectors import game_for_broadcast, snapshot
+def game_changed(game, state, events: list) -> None:
+    """Send every seat and the spectators their own view of the new state.
 
-    game, seats = game_for_broadcast(game_id)
-    layer = get_channel_layer()
-    send = async_to_sync(layer.group_send)
+    ``game`` is the just-committed row and ``state`` its decoded state.
+    """
+    from games.selectors import seats_of, shared_snapshot, snapshot
+
+    seats = seats_of(game)
+    shared = shared_snapshot(game, seats)
+    sends = []
     for seat in [*range(len(seats)), None]:
         message = {
             "type": "update",
             "events": events,
-            **snapshot(game, seats, seat),
+            **snapshot(game, seats, seat, state=state, shared=shared),
         }
-        group = spectator_group(game_id) if seat is None else seat_group(game_id, seat)
-        send(group, {"type": "table.message", "message": message})
+        sends.append((audience_group(game.pk, seat), message))
     if game.status != "playing":
-        lobby_changed()
+        sends.append((LOBBY_GROUP, None))
+    _send_all(sends)
 
 
 def presence_changed(game_id: int) -> None:
@@ -49,16 +53,35 @@ def presence_changed(game_id: int) -> None:
 
     game, seats = game_for_broadcast(game_id)
     message = {"type": "presence", "version": game.version, "seats": seats_json(seats)}
-    send = async_to_sync(get_channel_layer().group_send)
-    for seat in range(len(seats)):
-        send(seat_group(game_id, seat), {"type": "table.message", "message": message})
-    send(spectator_group(game_id), {"type": "table.message", "message": message})
+    audiences = [*range(len(seats)), None]
+    _send_all([(audience_group(game_id, seat), message) for seat in audiences])
 
 
 def lobby_changed() -> None:
-    async_to_sync(get_channel_layer().group_send)(
-        LOBBY_GROUP, {"type": "lobby.changed"}
-    )
+    _send_all([(LOBBY_GROUP, None)])
+
+
+def audience_group(game_id: int, seat: int | None) -> str:
+    return spectator_group(game_id) if seat is None else seat_group(game_id, seat)
+
+
+def _send_all(sends: list) -> None:
+    """Send to several groups in one trip to the event loop (a message of
+    None tells the lobby to refresh)."""
+
+    async def send_all():
+        layer = get_channel_layer()
+        await asyncio.gather(
+            *(layer.group_send(group, _envelope(message)) for group, message in sends)
+        )
+
+    async_to_sync(send_all)()
+
+
+def _envelope(message: dict | None) -> dict:
+    if message is None:
+        return {"type": "lobby.changed"}
+    return {"type": "table.message", "message": message}
 
 
 def schedule_move(game_id: int, version: int, deadline) -> None:

@@ -126,8 +126,8 @@ def game_abort(*, game_id: int, user) -> None:
         game.save()
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
         events = [{"version": game.version, "events": [{"type": "aborted"}]}]
-        game_id, version = game.pk, game.version
-        transaction.on_commit(lambda: notify.game_changed(game_id, version, events))
+        state = game.engine_state()
+        transaction.on_commit(lambda: notify.game_changed(game, state, events))
 
 
 def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:

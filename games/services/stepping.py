@@ -107,7 +107,7 @@ def commit_game(game: Game, state: State, events: list, now=None) -> None:
             delay = table.turn_seconds
         game.deadline = now + timedelta(seconds=delay)
     game.save()
+    transaction.on_commit(lambda: notify.game_changed(game, state, events))
     game_id, version, deadline = game.pk, game.version, game.deadline
-    transaction.on_commit(lambda: notify.game_changed(game_id, version, events))
     if deadline is not None:
         transaction.on_commit(lambda: notify.schedule_move(game_id, version, deadline))

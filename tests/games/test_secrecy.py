@@ -151,8 +151,10 @@ async def play(connect, game, users, watcher_user, deals):
         for socket in [*seats, watcher]:
             if socket is not mover and socket.connected:
                 await socket.receive_until(update_at(after))
-        if not dropped and after >= RESYNC_AT:
-            # The seat that just moved drops out until it is to move again.
+        next_turn = mover.latest["view"]["turn"]
+        if not dropped and after >= RESYNC_AT and next_turn not in (turn, None):
+            # The seat that just moved drops out until it is to move again
+            # (not right after its own move, so that it misses some steps).
             dropped = True
             away = (turn, await drop(seats, watcher, turn))
     if away:
