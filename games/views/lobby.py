@@ -157,7 +157,7 @@ def _your_rows(request: HttpRequest) -> list[TableRow]:
     return [table_row(request, table) for table in tables]
 
 
-def _bot_choices() -> list[tuple[str, str]]:
+def bot_choices() -> list[tuple[str, str]]:
     return [
         (Seat.Bot.PRACTICE.value, Seat.Bot.PRACTICE.label),
         (Seat.Bot.AUTOPILOT.value, Seat.Bot.AUTOPILOT.label),
@@ -168,7 +168,7 @@ def _tables_context(request: HttpRequest) -> dict:
     return {
         "open_rows": _open_rows(request),
         "your_rows": _your_rows(request),
-        "bot_choices": _bot_choices(),
+        "bot_choices": bot_choices(),
         "lobby_path": reverse("games:lobby"),
     }
 
@@ -296,6 +296,6 @@ def invite(request: HttpRequest, invite_code: str) -> HttpResponse:
         {
             "row": table_row(request, table),
             "invite_code": invite_code,
-            "bot_choices": _bot_choices(),
+            "bot_choices": bot_choices(),
         },
     )

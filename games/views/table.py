@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from games import selectors
 from games.engine.record import record_json, replay, result_json
 from games.models import Game, Seat, Table
+from games.views import lobby
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -84,6 +85,8 @@ def table(request, table_id: int):
                 "table": table,
                 "rules": rules,
                 "seats": _waiting_seats(seats),
+                "row": lobby.table_row(request, table),
+                "bot_choices": lobby.bot_choices(),
                 "my_seat": seat,
                 "waiting": True,
                 "config": config,

@@ -203,7 +203,6 @@
   // Waiting for players --------------------------------------------------
 
   function waitForStart(config) {
-    const list = document.getElementById("seat-list");
     let socket = null;
     let polling = false;
 
@@ -229,17 +228,13 @@
       }
     }
 
+    // The seats are drawn by the server (with their buttons): when someone
+    // takes or leaves a seat, load the page again.
+    let seen = null;
     function drawSeats(seats) {
-      if (!list) return;
-      const items = list.querySelectorAll("li");
-      seats.forEach((seat, index) => {
-        const item = items[index];
-        if (!item) return;
-        const holder = item.querySelector(".seat-holder");
-        holder.textContent = seat.name || list.dataset.empty;
-        item.classList.toggle("taken", Boolean(seat.name));
-        item.classList.toggle("empty", !seat.name);
-      });
+      const now = JSON.stringify(seats);
+      if (seen !== null && now !== seen) window.location.reload();
+      seen = now;
     }
 
     function listen(delay) {

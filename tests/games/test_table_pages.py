@@ -97,7 +97,9 @@ def test_a_waiting_table_shows_its_seats(client, player):
     assert "games/table.html" in [t.name for t in response.templates]
     content = response.content.decode()
     assert player.username in content
-    assert content.count('class="empty"') == 3
+    assert content.count("tseat tseat-free") == 3
+    # The free seats can be filled from here: a join and a bot form each.
+    assert content.count(reverse("games:seat-add-bot", args=[table.pk, 1])) == 1
     assert "starts as soon as all 4 seats are taken" in content
     assert reverse("games:lobby") in content
     assert reverse("games:table-state", args=[table.pk]) in content
