@@ -33,6 +33,11 @@ class Table(models.Model):
     options = models.JSONField(default=dict, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
     is_private = models.BooleanField(default=False)
+    # A ranked table plays a category's standard rules between people; its
+    # games move ratings. ``stake`` Domino Coin per seat go into escrow when
+    # the game starts (0: no stake).
+    ranked = models.BooleanField(default=False)
+    stake = models.PositiveIntegerField(default=0)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
