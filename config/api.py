@@ -1,7 +1,7 @@
 """The REST API root and account endpoints, mounted at /api/v1/."""
 
 from django.contrib.auth import get_user_model
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -50,6 +50,7 @@ class MeView(generics.RetrieveAPIView):
 urlpatterns = [
     path("", ApiRootView.as_view(), name="root"),
     path("me/", MeView.as_view(), name="me"),
+    path("wallet/", include("coins.api")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
+    path("coins/", include("coins.urls")),
     path("api/v1/", include("config.api")),
     # Sign-in pages for the browsable API.
     path("api/v1/auth/", include("rest_framework.urls")),

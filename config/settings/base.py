@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "accounts",
+    "coins",
 ]
 
 MIDDLEWARE = [

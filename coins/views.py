@@ -1,0 +1,31 @@
+"""The signed-in player's wallet page."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from coins import selectors, services
+
+ENTRIES_PER_PAGE = 25
+
+
+@login_required
+def wallet(request: HttpRequest) -> HttpResponse:
+    # Opening the wallet is when the day's refill (and, for a new player, the
+    # welcome grant) happens.
+    services.daily_refill(user=request.user, today=timezone.localdate())
+    account = services.wallet_of(request.user)
+    page = Paginator(selectors.wallet_statement(account), ENTRIES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    for entry in page:
+        entry.counterparty_label = selectors.counterparty_label(entry.counterparty)
+    return render(
+        request,
+        "coins/wallet.html",
+        {"wallet": account, "page": page, "refill_to": services.refill_to()},
+    )
