@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("ratings.urls")),
     path("coins/", include("coins.urls")),
     path("api/v1/", include("config.api")),
     # Sign-in pages for the browsable API.

@@ -1,1 +1,1 @@
-"""Elo ratings, leaderboards, Domino Coin wallets and matchmaking."""
+"""Elo ratings per category, leaderboards and rating history."""

@@ -1,0 +1,201 @@
+"""Reads of the ratings app: leaderboards, ranks, players and their history."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet, Sum
+
+from accounts.selectors import display_name
+from games.models import Game, Seat
+from ratings.categories import CATEGORIES
+from ratings.models import Rating, RatingChange, RatingCount
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A rating with its place in the category's leaderboard."""
+
+    rank: int
+    user_id: int
+    username: str
+    display_name: str
+    category: str
+    rating: int
+    games: int
+    peak: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    game_id: int
+    finished_at: datetime | None
+    profile: str
+    category: str | None  # the category it was rated in; None: unrated
+    place: int
+    players: int
+    left: bool
+    delta: int | None
+    rating: int | None
+    private: bool
+
+
+def leaderboard_queryset(category: str) -> QuerySet[Rating]:
+    """A category's ratings in leaderboard order (best first; an equal rating
+    lists the earlier rating first), the order of the ``rating_leaderboard``
+    index."""
+    return (
+        Rating.objects.filter(category=category)
+        .select_related("user", "user__profile")
+        .order_by("-rating", "id")
+    )
+
+
+def rank_of_rating(category: str, rating: int) -> int:
+    """The rank that ``rating`` has in ``category``: one more than the number
+    of ratings strictly above it, so equal ratings share a rank. A sum over
+    the counts per rating value (``RatingCount``), one row per value above."""
+    above = RatingCount.objects.filter(category=category, rating__gt=rating).aggregate(
+        n=Sum("players")
+    )["n"]
+    return (above or 0) + 1
+
+
+def standings(ratings: Sequence[Rating], *, offset: int) -> list[Standing]:
+    """Ranks for a slice of ``leaderboard_queryset`` starting at ``offset``."""
+    out: list[Standing] = []
+    for i, r in enumerate(ratings):
+        if out and out[-1].rating == r.rating:
+            rank = out[-1].rank
+        elif i == 0 and offset > 0:
+            rank = rank_of_rating(r.category, r.rating)
+        else:
+            rank = offset + i + 1
+        out.append(_standing(r, rank))
+    return out
+
+
+def _standing(r: Rating, rank: int) -> Standing:
+    return Standing(
+        rank=rank,
+        user_id=r.user_id,
+        username=r.user.get_username(),
+        display_name=display_name(r.user),
+        category=r.category,
+        rating=r.rating,
+        games=r.games,
+        peak=r.peak,
+        provisional=r.provisional,
+    )
+
+
+def leaderboard(category: str, *, limit: int = 100, offset: int = 0) -> list[Standing]:
+    """The ``limit`` best ratings of ``category`` from ``offset``, ranked."""
+    page = list(leaderboard_queryset(category)[offset : offset + limit])
+    return standings(page, offset=offset)
+
+
+def player_rank(*, user_id: int, category: str) -> int | None:
+    """A player's rank in ``category``; None when they have no rating there."""
+    try:
+        rating = Rating.objects.values_list("rating", flat=True).get(
+            user_id=user_id, category=category
+        )
+    except Rating.DoesNotExist:
+        return None
+    return rank_of_rating(category, rating)
+
+
+def player_standing(*, user_id: int, category: str) -> Standing | None:
+    """A player's rating in ``category`` with its rank, or None."""
+    rating = (
+        Rating.objects.filter(user_id=user_id, category=category)
+        .select_related("user", "user__profile")
+        .first()
+    )
+    if rating is None:
+        return None
+    return _standing(rating, rank_of_rating(category, rating.rating))
+
+
+def player_standings(user) -> list[Standing]:
+    """A player's ratings, in the order of the categories, each ranked."""
+    order = list(CATEGORIES)
+    rows = sorted(
+        Rating.objects.filter(user=user).select_related("user", "user__profile"),
+        key=lambda r: order.index(r.category),
+    )
+    return [_standing(r, rank_of_rating(r.category, r.rating)) for r in rows]
+
+
+def rating_history(*, user_id: int, category: str) -> QuerySet[RatingChange]:
+    """A player's rating changes in ``category``, oldest first."""
+    return RatingChange.objects.filter(user_id=user_id, category=category).order_by(
+        "created_at", "id"
+    )
+
+
+def players(search: str = "") -> QuerySet:
+    """Active players by username; ``search`` matches part of the username or
+    of the display name, ignoring case."""
+    users = get_user_model().objects.filter(is_active=True).select_related("profile")
+    if search:
+        users = users.filter(
+            Q(username__icontains=search) | Q(profile__display_name__icontains=search)
+        )
+    return users.order_by("username")
+
+
+def player_by_username(username: str):
+    """The active player called ``username``, or None."""
+    return (
+        get_user_model()
+        .objects.filter(is_active=True, username=username)
+        .select_related("profile")
+        .first()
+    )
+
+
+def recent_games(user, *, viewer=None, limit: int = 10) -> list[RecentGame]:
+    """The last finished games ``user`` played, newest first, with the rating
+    change of each rated one. Games at private tables are listed only to the
+    player themself, as only the players may see them."""
+    seats = (
+        Seat.objects.filter(user=user, table__game__status=Game.Status.FINISHED)
+        .select_related("table", "table__game")
+        .order_by("-table__game__finished_at", "-table__game__id")
+    )
+    if viewer is None or viewer.pk != user.pk:
+        seats = seats.filter(table__is_private=False)
+    seats = list(seats[:limit])
+    changes = {
+        c.game_id: c
+        for c in RatingChange.objects.filter(
+            user=user, game_id__in=[s.table.game.pk for s in seats]
+        )
+    }
+    out = []
+    for seat in seats:
+        game = seat.table.game
+        change = changes.get(game.pk)
+        result = game.result or {}
+        places = result.get("places") or []
+        out.append(
+            RecentGame(
+                game_id=game.pk,
+                finished_at=game.finished_at,
+                profile=seat.table.profile,
+                category=change.category if change else None,
+                place=places[seat.number] if seat.number < len(places) else 0,
+                players=seat.table.players,
+                left=seat.number in (result.get("left") or []),
+                delta=change.delta if change else None,
+                rating=change.after if change else None,
+                private=seat.table.is_private,
+            )
+        )
+    return out
