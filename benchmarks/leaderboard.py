@@ -34,9 +34,8 @@ What it does, all on this machine (it refuses any other host):
 5. Prints p50 and p99 of each and the verdict against the target: a
    player's rank in under 10 ms at the 99th percentile.
 
-The sorted-set key is deleted at the end; ``--keep`` keeps it and the
-database for a look afterwards (the database is recreated on the next run
-anyway).
+The database is dropped and the sorted-set key deleted at the end;
+``--keep`` keeps both for a look afterwards (the next run recreates them).
 """
 
 from __future__ import annotations
@@ -83,6 +82,14 @@ def recreate_database() -> str:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
     return f"{server}/{BENCH_DATABASE}"
+
+
+def drop_database(database_url: str) -> None:
+    import psycopg
+
+    server = urlunsplit(urlsplit(database_url)._replace(path=""))
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
 
 
 def setup_django(database_url: str) -> None:
@@ -213,7 +220,8 @@ def main() -> None:
     redis_url = urlunsplit(urlsplit(redis_base)._replace(path=f"/{args.redis_db}"))
 
     started = time.perf_counter()
-    setup_django(recreate_database())
+    database_url = recreate_database()
+    setup_django(database_url)
     migrated = time.perf_counter()
     load_postgresql(args.players)
     loaded = time.perf_counter()
@@ -318,6 +326,8 @@ def main() -> None:
         client.delete(REDIS_KEY)
     client.close()
     connection.close()
+    if not args.keep:
+        drop_database(database_url)
 
 
 if __name__ == "__main__":
