@@ -8,6 +8,7 @@ against SQLite and the serverless stand-ins.
 from .base import *  # noqa: F403
 from .base import (
     CACHES,
+    DATABASES,
     REDIS_URL,
     REST_FRAMEWORK,
     VAR_DIR,
@@ -17,6 +18,10 @@ from .base import (
 DEBUG = False
 SECRET_KEY = "test-only-key-not-secret"
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+# Close connections after each request or consumer call: a connection kept
+# open by a worker thread would stop the test database from being dropped.
+DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -6,7 +6,6 @@ never announced and no timer is set for it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -70,10 +69,11 @@ def _send_all(sends: list) -> None:
     None tells the lobby to refresh)."""
 
     async def send_all():
+        # One after another: channels_redis stalls on concurrent sends
+        # from one event loop.
         layer = get_channel_layer()
-        await asyncio.gather(
-            *(layer.group_send(group, _envelope(message)) for group, message in sends)
-        )
+        for group, message in sends:
+            await layer.group_send(group, _envelope(message))
 
     async_to_sync(send_all)()
 
