@@ -28,6 +28,9 @@ WORKER_STOP_TIMEOUT = 20
 @pytest.fixture
 def celery_worker(tmp_path):
     """Run a real Celery worker process for the duration of one test."""
+    # Timer tasks left by earlier tests (their games are gone) would be
+    # worked through before the ping.
+    celery_app.control.purge()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
     log_path = tmp_path / "worker.log"
     cmd = [
