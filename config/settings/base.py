@@ -274,6 +274,8 @@ PULKA_SWEEP_EVERY_SECONDS = env.float("PULKA_SWEEP_EVERY_SECONDS", default=10)
 PULKA_PRACTICE_BOT_SAMPLES = env.int("PULKA_PRACTICE_BOT_SAMPLES", default=12)
 # Allow any turn timer (tests use short ones); tables offer a fixed list.
 PULKA_ANY_TURN_SECONDS = env.bool("PULKA_ANY_TURN_SECONDS", default=False)
+# Stakes from this many Domino Coin need a rating past its provisional games.
+PULKA_HIGH_STAKE = env.int("PULKA_HIGH_STAKE", default=500)
 # Largest WebSocket frame a client may send, in bytes.
 PULKA_MAX_FRAME_BYTES = 4096
 

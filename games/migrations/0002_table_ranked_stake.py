@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='ranked',
+            model_name="table",
+            name="ranked",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='table',
-            name='stake',
+            model_name="table",
+            name="stake",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

@@ -14,7 +14,7 @@ from games.engine.actions import Resign, action_from_json
 from games.errors import NotAllowed, NotFound, NotPlaying, PlayError, StaleVersion
 from games.models import ActionReceipt, Game, GameEvent, Seat, Table
 
-from . import notify
+from . import notify, stakes
 from .stepping import commit_game, step
 
 
@@ -125,6 +125,7 @@ def game_abort(*, game_id: int, user) -> None:
         game.finished_at = timezone.now()
         game.save()
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
+        stakes.refund(game)
         events = [{"version": game.version, "events": [{"type": "aborted"}]}]
         state = game.engine_state()
         transaction.on_commit(lambda: notify.game_changed(game, state, events))

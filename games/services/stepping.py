@@ -23,7 +23,7 @@ from games.engine.shuffle import deal_cards
 from games.engine.state import DEAL, State
 from games.models import DealRecord, Game, GameEvent, Seat, Table
 
-from . import notify
+from . import notify, stakes
 
 
 def step(game: Game, state: State, action, *, cause: str, events: list) -> State:
@@ -107,6 +107,8 @@ def commit_game(game: Game, state: State, events: list, now=None) -> None:
             delay = table.turn_seconds
         game.deadline = now + timedelta(seconds=delay)
     game.save()
+    if state.is_over:
+        stakes.settle(game)
     transaction.on_commit(lambda: notify.game_changed(game, state, events))
     game_id, version, deadline = game.pk, game.version, game.deadline
     if deadline is not None:

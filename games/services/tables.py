@@ -10,7 +10,7 @@ from games.engine.shuffle import draw_first_dealer
 from games.errors import NotAllowed, NotFound, PlayError
 from games.models import Game, Seat, Table
 
-from . import notify
+from . import notify, stakes
 from .stepping import commit_game, deal_next
 
 TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60, 90, 120)
@@ -24,8 +24,14 @@ def table_create(
     turn_seconds: int = 30,
     is_private: bool = False,
     take_seat: bool = True,
+    ranked: bool = False,
+    stake: int = 0,
 ) -> Table:
-    """Open a table; the creator takes seat 0 unless ``take_seat`` is off."""
+    """Open a table; the creator takes seat 0 unless ``take_seat`` is off.
+
+    A ranked table must play a rating category's standard rules; its stake
+    (Domino Coin per seat, 0 for none) is escrowed when the game starts.
+    """
     try:
         rules = make_rules(profile, options)
     except BadRecord as error:
@@ -34,18 +40,24 @@ def table_create(
         raise PlayError("the turn timer is a whole number of seconds")
     if turn_seconds not in TURN_SECONDS_CHOICES and not settings.PULKA_ANY_TURN_SECONDS:
         raise PlayError(f"the turn timer cannot be {turn_seconds} seconds")
+    stakes.check_ranked_options(
+        profile=profile, options=dict(rules.options), ranked=ranked, stake=stake
+    )
     with transaction.atomic():
         table = Table.objects.create(
             profile=profile,
             options=dict(rules.options),
             turn_seconds=turn_seconds,
             is_private=is_private,
+            ranked=ranked,
+            stake=stake,
             created_by=user,
         )
         Seat.objects.bulk_create(
             Seat(table=table, number=n) for n in range(rules.players)
         )
         if take_seat:
+            stakes.check_may_sit(table, user)
             Seat.objects.filter(table=table, number=0).update(user=user)
         transaction.on_commit(notify.lobby_changed)
     return table
@@ -87,6 +99,7 @@ def seat_take(
         ):
             raise NotAllowed("this table is private: join it with its invite link")
         seat = _free_seat(table, number)
+        stakes.check_may_sit(table, user)
         Seat.objects.filter(table=table, user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])
@@ -101,6 +114,8 @@ def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> 
         raise PlayError(f"there is no bot {bot!r}")
     with transaction.atomic():
         table = _open_table(table_id)
+        if table.ranked:
+            raise NotAllowed("ranked tables are played by people only")
         seated = Seat.objects.filter(table=table, user=user).exists()
         if not seated and table.created_by_id != user.pk:
             raise NotAllowed("only a player at the table can seat a bot")
@@ -151,6 +166,7 @@ def _start_if_full(table: Table) -> None:
     game.save()
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
+    stakes.stake_all(game)
     events: list = []
     state = deal_next(game, state, events)
     commit_game(game, state, events)
