@@ -43,6 +43,16 @@ def rated_category(game: Game, seats: list[Seat]) -> str | None:
     return category
 
 
+# Attempts at a service whose ratings vanish under it (see RatingVanished).
+ATTEMPTS = 3
+
+
+class RatingVanished(Exception):
+    """A rating was deleted (its last game reverted) while this transaction
+    waited for its lock, so the locking read skipped it. Starting again
+    creates it afresh."""
+
+
 def _locked_ratings(user_ids: list[int], category: str, now) -> dict[int, Rating]:
     """The players' ratings in ``category``, created at the start value where
     missing, locked in user id order."""
@@ -58,7 +68,10 @@ def _locked_ratings(user_ids: list[int], category: str, now) -> dict[int, Rating
         .filter(category=category, user_id__in=user_ids)
         .order_by("user_id")
     )
-    return {r.user_id: r for r in rows}
+    ratings = {r.user_id: r for r in rows}
+    if len(ratings) != len(user_ids):
+        raise RatingVanished(f"a rating of {category} was deleted meanwhile")
+    return ratings
 
 
 def rating_apply_game(*, game_id: int, now=None) -> list[RatingChange]:
@@ -67,15 +80,20 @@ def rating_apply_game(*, game_id: int, now=None) -> list[RatingChange]:
     game is unrated or was already applied (applying twice is harmless, even
     from two processes at once)."""
     now = now or timezone.now()
-    try:
-        with transaction.atomic():
-            return _apply(game_id, now)
-    except IntegrityError:
-        # A concurrent run got there first (the unique constraint on game and
-        # user): that run's changes are the game's changes.
-        if RatingChange.objects.filter(game_id=game_id).exists():
-            return []
-        raise
+    for attempt in range(ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return _apply(game_id, now)
+        except RatingVanished:
+            if attempt == ATTEMPTS - 1:
+                raise
+        except IntegrityError:
+            # A concurrent run got there first (the unique constraint on game
+            # and user): that run's changes are the game's changes.
+            if RatingChange.objects.filter(game_id=game_id).exists():
+                return []
+            raise
+    raise AssertionError("unreachable")
 
 
 def _apply(game_id: int, now) -> list[RatingChange]:
@@ -171,32 +189,42 @@ def rating_revert_game(*, game_id: int, now=None) -> int:
     back at the start value and was never really played.
     """
     now = now or timezone.now()
-    with transaction.atomic():
-        list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk"))
-        changes = list(RatingChange.objects.filter(game_id=game_id))
-        if not changes:
-            return 0
-        category = changes[0].category
-        ratings = _locked_ratings([c.user_id for c in changes], category, now)
-        RatingChange.objects.filter(game_id=game_id).delete()
-        emptied, kept = [], []
-        moves: Counter[int] = Counter()
-        for change in changes:
-            rating = ratings[change.user_id]
-            moves[rating.rating] -= 1
-            rating.rating -= change.delta
-            rating.games -= 1
-            if rating.games == 0:
-                emptied.append(rating.pk)
-                continue
-            moves[rating.rating] += 1
-            rating.peak = _peak(rating)
-            rating.updated_at = now
-            kept.append(rating)
-        Rating.objects.filter(pk__in=emptied).delete()
-        Rating.objects.bulk_update(kept, ["rating", "games", "peak", "updated_at"])
-        _move_counts(category, moves)
-        return len(changes)
+    for attempt in range(ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return _revert(game_id, now)
+        except RatingVanished:
+            if attempt == ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _revert(game_id: int, now) -> int:
+    list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk"))
+    changes = list(RatingChange.objects.filter(game_id=game_id))
+    if not changes:
+        return 0
+    category = changes[0].category
+    ratings = _locked_ratings([c.user_id for c in changes], category, now)
+    RatingChange.objects.filter(game_id=game_id).delete()
+    emptied, kept = [], []
+    moves: Counter[int] = Counter()
+    for change in changes:
+        rating = ratings[change.user_id]
+        moves[rating.rating] -= 1
+        rating.rating -= change.delta
+        rating.games -= 1
+        if rating.games == 0:
+            emptied.append(rating.pk)
+            continue
+        moves[rating.rating] += 1
+        rating.peak = _peak(rating)
+        rating.updated_at = now
+        kept.append(rating)
+    Rating.objects.filter(pk__in=emptied).delete()
+    Rating.objects.bulk_update(kept, ["rating", "games", "peak", "updated_at"])
+    _move_counts(category, moves)
+    return len(changes)
 
 
 def _peak(rating: Rating) -> int:

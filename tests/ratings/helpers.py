@@ -14,14 +14,10 @@ from tests.factories import UserFactory
 from tests.games.helpers import is_over, play_until, seat_user
 
 
-def seated_game(
-    users, profile: str, options: dict | None = None, *, bots=0, ranked=True
-) -> Game:
-    """A game under way at a table ranked or not, with ``users`` in the first
-    seats, in order, and autopilot bots in the last ``bots`` seats."""
+def seated_game(users, profile: str, options: dict | None = None, *, bots=0) -> Game:
+    """A game under way at a casual table, with ``users`` in the first seats,
+    in order, and autopilot bots in the last ``bots`` seats."""
     table = services.table_create(user=users[0], profile=profile, options=options)
-    # Tables are made ranked by the lobby; this only needs the flag.
-    Table.objects.filter(pk=table.pk).update(ranked=ranked)
     for number, user in enumerate(users[1:], start=1):
         services.seat_take(
             table_id=table.pk, user=user, number=number, invite_code=table.invite_code
@@ -33,28 +29,39 @@ def seated_game(
     return Game.objects.get(table=table)
 
 
+def make_ranked(game: Game, ranked: bool = True) -> Game:
+    """Flag the game's table ranked once the game is over, so that these tests
+    apply the game themselves (a game that ends at a ranked table is rated
+    as it ends) and may put bots or repeat players at it."""
+    Table.objects.filter(pk=game.table_id).update(ranked=ranked)
+    game.refresh_from_db()
+    return game
+
+
 def played_game(category: str, users=None) -> Game:
     """A game of ``category``'s preset with a person in every seat, played to
-    its end by each player's first legal choice."""
+    its end by each player's first legal choice, at a ranked table, not yet
+    rated."""
     profile, options = preset(category)
     if users is None:
         users = [UserFactory() for _ in range(2 if profile == "japanese" else 4)]
-    return play_until(seated_game(users, profile, options), is_over)
+    return make_ranked(play_until(seated_game(users, profile, options), is_over))
 
 
 def resigned_match(
     users=None, *, loser: int = 1, options=None, bots=0, ranked=True
 ) -> Game:
     """A Japanese Joker match (to 21 unless ``options`` say otherwise) that
-    seat ``loser`` resigns at once: finished, seat ``loser`` in second place."""
+    seat ``loser`` resigns at once: finished, seat ``loser`` in second place,
+    at a ranked table (unless ``ranked`` is off), not yet rated."""
     if users is None:
         users = [UserFactory() for _ in range(2 - bots)]
     options = {"target": 21} if options is None else options
-    game = seated_game(users, "japanese", options, bots=bots, ranked=ranked)
+    game = seated_game(users, "japanese", options, bots=bots)
     services.game_resign(game_id=game.pk, user=seat_user(game, loser))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    return game
+    return make_ranked(game, ranked)
 
 
 def rated(rating: int, category: str = "joker", games: int = 30, **user):
