@@ -35,7 +35,10 @@ def check_ranked_options(*, profile: str, options: dict, ranked: bool, stake: in
 
 
 def check_may_sit(table: Table, user) -> None:
-    """Refuse a seat at a ranked table to someone who may not take it."""
+    """Refuse a seat at a ranked table to someone who may not take it.
+
+    ``table`` may be unsaved: quick play asks before a table exists.
+    """
     if not table.ranked:
         return
     elsewhere = Seat.objects.filter(
@@ -43,7 +46,7 @@ def check_may_sit(table: Table, user) -> None:
         left=False,
         table__ranked=True,
         table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
-    ).exclude(table=table)
+    ).exclude(table_id=table.pk)
     if elsewhere.exists():
         raise NotAllowed("you already have a seat at another ranked table")
     if not table.stake:
