@@ -48,18 +48,23 @@ def check_may_sit(table: Table, user) -> None:
         table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
     ).exclude(table_id=table.pk)
     if elsewhere.exists():
-        raise NotAllowed("you already have a seat at another ranked table")
+        raise NotAllowed(
+            "you already have a seat at another ranked table", code="ranked_elsewhere"
+        )
     if not table.stake:
         return
     if coins.wallet_of(user).balance < table.stake:
-        raise NotAllowed(f"the stake is {table.stake} Domino Coin: you have fewer")
+        raise NotAllowed(
+            f"the stake is {table.stake} Domino Coin: you have fewer", code="few_coins"
+        )
     if table.stake >= settings.PULKA_HIGH_STAKE:
         category = category_of(table.profile, table.options)
         rating = Rating.objects.filter(user=user, category=category).first()
         if rating is None or rating.games < PROVISIONAL_GAMES:
             raise NotAllowed(
                 "high stakes need an established rating: "
-                f"{PROVISIONAL_GAMES} rated games in this category"
+                f"{PROVISIONAL_GAMES} rated games in this category",
+                code="rating_needed",
             )
 
 

@@ -115,7 +115,9 @@ def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> 
     with transaction.atomic():
         table = _open_table(table_id)
         if table.ranked:
-            raise NotAllowed("ranked tables are played by people only")
+            raise NotAllowed(
+                "ranked tables are played by people only", code="ranked_no_bots"
+            )
         seated = Seat.objects.filter(table=table, user=user).exists()
         if not seated and table.created_by_id != user.pk:
             raise NotAllowed("only a player at the table can seat a bot")
