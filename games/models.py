@@ -126,13 +126,16 @@ class Game(models.Model):
     """The game played at a table: the engine state and its version.
 
     ``version`` counts the events applied so far; every change happens under
-    a row lock with the version checked (see ``games.services``).
+    a row lock with the version checked (see ``games.services``). An
+    operator may annul a game (``games.services.annul``): it then counts for
+    nothing, neither in ratings nor in Domino Coin.
     """
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
+        ANNULLED = "annulled", _("Annulled")
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     status = models.CharField(
@@ -147,6 +150,17 @@ class Game(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
+    annulled_at = models.DateTimeField(null=True, blank=True)
+    annulled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        permissions = [("annul_game", "Can annul games")]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"
@@ -236,3 +250,4 @@ class ActionReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} seat {self.seat}: {self.client_id}"
+

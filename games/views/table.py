@@ -141,7 +141,7 @@ def _game_over(request, game_id: int) -> tuple[Game, list[Seat]]:
     game = get_object_or_404(
         Game.objects.select_related("table"),
         pk=game_id,
-        status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
+        status__in=[Game.Status.FINISHED, Game.Status.ABORTED, Game.Status.ANNULLED],
     )
     seats = _seats(game.table)
     if game.table.is_private and _seat_of(seats, request.user) is None:

@@ -629,7 +629,11 @@
       const over = snap.status !== "playing";
       if (over) {
         dom.barDeal.textContent =
-          snap.status === "aborted" ? gettext("Called off") : gettext("Game over");
+          snap.status === "aborted"
+            ? gettext("Called off")
+            : snap.status === "annulled"
+              ? gettext("Annulled")
+              : gettext("Game over");
       } else if (japanese) {
         dom.barDeal.textContent = fmt(gettext("Deal %s"), view.deal + 1);
       } else {
@@ -1118,6 +1122,8 @@
       dom.places.replaceChildren();
       if (snap.status === "aborted") {
         dom.resultSummary.textContent = gettext("The game was called off before the first card. Nobody wins or loses.");
+      } else if (snap.status === "annulled") {
+        dom.resultSummary.textContent = gettext("The game was annulled by the operators. It counts for nothing: ratings and stakes are as before it.");
       } else {
         const winners = (view.places || []).map((p, s) => (p === 1 ? s : null)).filter((s) => s !== null);
         const names = winners.map(seatName).join(", ");
