@@ -1,8 +1,23 @@
-"""Admin registrations of the accounts app."""
+"""Admin registrations of the accounts app, and the operators' user list.
 
-from django.contrib import admin
+Users get one extra action, "Ban player", which asks for a reason and calls
+``games.services.bans.user_ban`` for each selected user.
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import Profile
+from games.errors import PlayError
+from games.services.bans import user_ban
+
+User = get_user_model()
 
 
 @admin.register(Profile)
@@ -11,3 +26,65 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ["language"]
     search_fields = ["user__username", "display_name"]
     raw_id_fields = ["user"]
+
+
+class BanForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text=_("Recorded with the ban, with your name."),
+    )
+
+
+class PlayerAdmin(UserAdmin):
+    """Django's user admin with the "Ban player" action."""
+
+    actions = [*(UserAdmin.actions or []), "ban_players"]
+
+    def has_ban_permission(self, request) -> bool:
+        return request.user.has_perm("games.ban_user")
+
+    @admin.action(description=_("Ban player"), permissions=["ban"])
+    def ban_players(self, request, queryset):
+        users = list(queryset.order_by("username"))
+        form = BanForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            context = {
+                **self.admin_site.each_context(request),
+                "title": _("Ban player"),
+                "opts": self.model._meta,
+                "form": form,
+                "players": users,
+                "action": request.POST.get("action"),
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "games/admin/ban.html", context)
+        banned = 0
+        for user in users:
+            try:
+                user_ban(user=user, by=request.user, reason=form.cleaned_data["reason"])
+            except PlayError as error:
+                self.message_user(
+                    request,
+                    _("%(user)s was not banned: %(reason)s.")
+                    % {"user": user, "reason": error},
+                    messages.ERROR,
+                )
+            else:
+                banned += 1
+        if banned:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d player banned.", "%(count)d players banned.", banned
+                )
+                % {"count": banned},
+                messages.SUCCESS,
+            )
+        return None
+
+
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+admin.site.register(User, PlayerAdmin)

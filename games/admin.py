@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.errors import PlayError
-from games.models import DealRecord, Game, GameEvent, Seat, Table
+from games.models import Ban, DealRecord, Game, GameEvent, Seat, Table
 from games.services.annul import game_annul
 
 
@@ -152,3 +152,12 @@ class DealRecordAdmin(ReadOnlyAdmin):
     list_display = ["game", "index", "commitment"]
     search_fields = ["game__id", "commitment"]
 
+
+@admin.register(Ban)
+class BanAdmin(ReadOnlyAdmin):
+    """The record of bans; a ban is made with the users' "Ban player"."""
+
+    list_display = ["user", "by", "created_at", "reason"]
+    search_fields = ["user__username", "by__username", "reason"]
+    list_select_related = ["user", "by"]
+    date_hierarchy = "created_at"

@@ -4,6 +4,10 @@ Each connection joins one group: its seat's group, or the spectators' group,
 so every message it receives was built for exactly its seat (see
 ``games.selectors.snapshot``). The protocol is written down in
 docs/protocol.md.
+
+Every socket of a signed-in user also joins the group ``user-<id>``, which
+carries one message: ``user.banned``, on which the socket closes (4403).
+An inactive (banned) user cannot connect.
 """
 
 from __future__ import annotations
@@ -13,11 +17,17 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connections
 
 from games import selectors, services
 from games.errors import PlayError
-from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
+from games.services.notify import (
+    LOBBY_GROUP,
+    seat_group,
+    spectator_group,
+    user_group,
+)
 
 
 def in_thread(function):
@@ -36,9 +46,42 @@ def in_thread(function):
 CLOSE_ANONYMOUS = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# The close reason a banned user's sockets get, with CLOSE_FORBIDDEN.
+BANNED = "banned"
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+def _is_active(user_id: int) -> bool:
+    return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+
+
+class UserSocketMixin:
+    """The per-user group of a signed-in user's socket, and the ban."""
+
+    user_group_name: str | None = None
+
+    async def join_user_group(self, user) -> bool:
+        """Join ``user``'s group; False (and the socket closed) when the
+        user is banned. The group is joined before the account is read, so
+        a ban committed meanwhile is either seen here or heard there."""
+        self.user_group_name = user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group_name, self.channel_name)
+        if user.is_active and await in_thread(_is_active)(user.pk):
+            return True
+        await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
+        return False
+
+    async def leave_user_group(self):
+        if self.user_group_name is not None:
+            await self.channel_layer.group_discard(
+                self.user_group_name, self.channel_name
+            )
+            self.user_group_name = None
+
+    async def user_banned(self, event):
+        await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
+
+
+class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
     game_id: int
     seat: int | None = None
     group: str | None = None
@@ -47,6 +90,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope["user"]
         if not user.is_authenticated:
             await self.close(code=CLOSE_ANONYMOUS)
+            return
+        if not await self.join_user_group(user):
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         access = await in_thread(selectors.game_access)(self.game_id, user)
@@ -70,6 +115,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_sync(since=None)
 
     async def disconnect(self, code):
+        await self.leave_user_group()
         if self.group is None:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -210,14 +256,21 @@ def _valid_id(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 64
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
-    """Tells lobby pages to refresh their table list when it changes."""
+class LobbyConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
+    """Tells lobby pages to refresh their table list when it changes.
+
+    Open to everybody; a signed-in user's socket also joins the user's group.
+    """
 
     async def connect(self):
+        user = self.scope["user"]
+        if user.is_authenticated and not await self.join_user_group(user):
+            return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
+        await self.leave_user_group()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive_json(self, content, **kwargs):

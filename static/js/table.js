@@ -378,7 +378,8 @@
             4403: gettext("This table is private."),
             4404: gettext("There is no such game."),
           };
-          showToast(reasons[event.code], true);
+          const banned = event.code === 4403 && event.reason === "banned";
+          showToast(banned ? gettext("Your account has been closed.") : reasons[event.code], true);
           return;
         }
         setConnection("offline");

@@ -1,4 +1,4 @@
-"""The operators' action "Annul game"."""
+"""The operators' actions: annul games, ban players."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from games.models import Game
+from games.models import Ban, Game
+from games.services.bans import user_ban
 from tests.factories import StaffUserFactory, UserFactory
 from tests.ranked.helpers import (
     balance,
@@ -21,6 +22,7 @@ from tests.ranked.helpers import (
 pytestmark = pytest.mark.django_db
 
 GAMES = reverse("admin:games_game_changelist")
+USERS = reverse("admin:auth_user_changelist")
 
 
 @pytest.fixture
@@ -93,3 +95,47 @@ def test_staff_without_the_permission_have_no_annul_action(client):
     assert "annul_games" not in response.content.decode()
     annul(client, game)
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+
+
+def test_the_ban_action_asks_for_a_reason_then_bans(client, operator):
+    players = [UserFactory(), UserFactory()]
+    data = {"action": "ban_players", ACTION_CHECKBOX_NAME: [u.pk for u in players]}
+
+    response = client.post(USERS, data)
+    assert response.status_code == 200
+    assert "games/admin/ban.html" in [t.name for t in response.templates]
+
+    response = client.post(USERS, {**data, "apply": "1", "reason": ""})
+    assert response.status_code == 200
+    assert response.context["form"].errors
+    assert not Ban.objects.exists()
+
+    response = client.post(USERS, {**data, "apply": "1", "reason": "bots"}, follow=True)
+    assert "2 players banned." in messages_of(response)
+    for player in players:
+        player.refresh_from_db()
+        assert not player.is_active
+        assert player.bans.get().by == operator
+
+
+def test_an_operator_cannot_ban_themself(client, operator):
+    data = {
+        "action": "ban_players",
+        ACTION_CHECKBOX_NAME: [operator.pk],
+        "apply": "1",
+        "reason": "test",
+    }
+
+    response = client.post(USERS, data, follow=True)
+
+    assert "was not banned" in messages_of(response)[0]
+    operator.refresh_from_db()
+    assert operator.is_active
+
+
+@pytest.mark.parametrize("name", ["ban", "game"])
+def test_the_lists_open(client, operator, name):
+    user_ban(user=UserFactory(), by=operator, reason="test")
+    finish(ranked_game("japanese"))
+    assert client.get(reverse(f"admin:games_{name}_changelist")).status_code == 200
+    assert client.get(USERS).status_code == 200

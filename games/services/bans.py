@@ -1,0 +1,56 @@
+"""Banning players: an operator closes a player's account for good.
+
+A ban turns the account inactive, which Django's login, sessions and API
+tokens refuse; it records who banned whom and why (``Ban``), frees the
+player's seats at tables still waiting for players, and, once committed,
+closes every live-play socket the player has open (each joined the group
+``user-<id>``). A game in progress goes on without the player: the closed
+socket starts the disconnect grace period, after which the player forfeits.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import NotAllowed
+from games.models import Ban, Seat, Table
+
+from . import notify
+from .tables import seat_leave
+
+
+def user_ban(*, user, by, reason: str, now=None) -> Ban:
+    """Ban ``user`` on behalf of the operator ``by`` for ``reason``.
+
+    Locks the user's row. Banning a player who is banned already records
+    nothing new and returns the existing ban. Raises ``ValueError`` without
+    an operator or a reason, and ``NotAllowed`` for banning oneself.
+    """
+    if by is None:
+        raise ValueError("a ban records the operator who made it")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValueError("a ban needs a reason")
+    if by.pk == user.pk:
+        raise NotAllowed("operators cannot ban themselves")
+    now = now or timezone.now()
+    user_id = user.pk
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=user_id)
+        earlier = Ban.objects.filter(user=locked).first()
+        if not locked.is_active and earlier is not None:
+            ban = earlier
+        else:
+            locked.is_active = False
+            locked.save(update_fields=["is_active"])
+            ban = Ban.objects.create(user=locked, by=by, reason=reason, created_at=now)
+            waiting = Seat.objects.filter(
+                user=locked, table__status=Table.Status.OPEN
+            ).values_list("table_id", flat=True)
+            for table_id in list(waiting):
+                seat_leave(table_id=table_id, user=locked)
+        transaction.on_commit(lambda: notify.user_banned(user_id))
+    user.is_active = False
+    return ban
