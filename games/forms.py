@@ -1,4 +1,5 @@
-"""Forms of the lobby: creating a table with a rule profile and its options."""
+"""Forms of the lobby: creating a table with a rule profile and its options,
+or a ranked table with a rating category and a Domino Coin stake."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import BadRecord, make_rules
 from games.engine.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
+from games.services.stakes import STAKE_CHOICES
 from games.services.tables import TURN_SECONDS_CHOICES
+from ratings.categories import CATEGORY_CHOICES, DEFAULT_CATEGORY, preset
 
 PROFILE_LABELS = {
     "georgian-club": _("Joker, Georgian club rules"),
@@ -48,12 +51,21 @@ def _seconds_label(seconds: int) -> str:
     return _("%(seconds)d seconds") % {"seconds": seconds}
 
 
+def stake_label(stake: int) -> str:
+    if not stake:
+        return str(_("No stake"))
+    return _("%(coins)d Domino Coin") % {"coins": stake}
+
+
 class TableCreateForm(forms.Form):
-    """A profile, the options of that profile, the turn timer and privacy.
+    """A profile, the options of that profile, the turn timer and privacy;
+    or, for a ranked table, a rating category and a stake.
 
     Option fields of other profiles are ignored, so the form works without
     JavaScript (which only hides them). ``cleaned_data["options"]`` holds the
-    options of the chosen profile, typed as ``Table.options`` stores them.
+    options of the chosen profile, typed as ``Table.options`` stores them. A
+    ranked table plays its category's preset: ``profile`` and ``options``
+    are then the preset's, whatever the profile fields say.
     """
 
     profile = forms.ChoiceField(
@@ -91,6 +103,32 @@ class TableCreateForm(forms.Form):
         help_text=_("Not listed in the lobby; players join with the invite link."),
         required=False,
     )
+    ranked = forms.BooleanField(
+        label=_("Ranked"),
+        help_text=_(
+            "Rated: people only, playing a category's standard rules, "
+            "with an optional Domino Coin stake."
+        ),
+        required=False,
+    )
+    category = forms.ChoiceField(
+        label=_("Category"),
+        choices=CATEGORY_CHOICES,
+        initial=DEFAULT_CATEGORY,
+        required=False,
+    )
+    stake = forms.TypedChoiceField(
+        label=_("Stake"),
+        choices=[(stake, stake_label(stake)) for stake in STAKE_CHOICES],
+        coerce=int,
+        empty_value=0,
+        initial=0,
+        required=False,
+        help_text=_(
+            "Each player's stake goes into escrow when the game starts; the "
+            "winners take the pot. Domino Coin is a virtual coin, never money."
+        ),
+    )
 
     def selected_profile(self) -> str | None:
         """The profile named in the submitted data (or the initial one)."""
@@ -104,8 +142,12 @@ class TableCreateForm(forms.Form):
         super().full_clean()
         if not self.is_bound:
             return
-        # Errors of another profile's options do not count.
-        relevant = PROFILE_OPTION_FIELDS.get(self.cleaned_data.get("profile"), ())
+        # Errors of another profile's options do not count; a ranked table
+        # has no options of its own.
+        if self.cleaned_data.get("ranked"):
+            relevant = ()
+        else:
+            relevant = PROFILE_OPTION_FIELDS.get(self.cleaned_data.get("profile"), ())
         for name in OPTION_FIELDS:
             if name not in relevant:
                 self._errors.pop(name, None)
@@ -113,6 +155,16 @@ class TableCreateForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data.get("ranked"):
+            category = data.get("category") or DEFAULT_CATEGORY
+            data["category"] = category
+            data["profile"], data["options"] = preset(category)
+            self._errors.pop("profile", None)
+            return data
+        if data.get("stake"):
+            self.add_error(
+                "stake", forms.ValidationError(_("Only ranked tables have stakes."))
+            )
         profile = data.get("profile")
         if profile is None:
             return data

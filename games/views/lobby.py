@@ -26,6 +26,15 @@ from games import selectors, services
 from games.errors import PlayError
 from games.forms import PROFILE_LABELS, TableCreateForm
 from games.models import Seat, Table
+from games.views.seat_ratings import (
+    Ratings,
+    SeatRating,
+    ratings_for,
+    seat_rating,
+    table_category,
+)
+from ratings.categories import CATEGORIES
+from ratings.elo import PROVISIONAL_GAMES
 
 # The lobby lists this many open public tables, newest first.
 MAX_OPEN_TABLES = 50
@@ -38,6 +47,7 @@ class SeatRow:
     bot: str
     is_empty: bool
     is_you: bool
+    rating: SeatRating | None = None
 
 
 @dataclass
@@ -55,6 +65,9 @@ class TableRow:
     may_add_bot: bool
     may_remove_bot: bool
     invite_url: str | None = None
+    # The rating category the table's rules are the preset of, if any.
+    category: str | None = None
+    category_label: str = ""
 
 
 HISHT_SUMMARY = {
@@ -93,13 +106,20 @@ def _seat_name(seat: Seat) -> str:
     return display_name(seat.user)
 
 
-def table_row(request: HttpRequest, table: Table) -> TableRow:
+def table_row(
+    request: HttpRequest, table: Table, ratings: Ratings | None = None
+) -> TableRow:
+    """``ratings`` (``seat_ratings.ratings_for``) may be given when listing
+    several tables; they are read for this table alone otherwise."""
     user = request.user
     signed_in = user.is_authenticated
     seats = list(table.seats.all())
     you_seated = signed_in and any(seat.user_id == user.pk for seat in seats)
     is_creator = signed_in and table.created_by_id == user.pk
     is_open = table.status == Table.Status.OPEN
+    category = table_category(table)
+    if ratings is None:
+        ratings = ratings_for([table])
     invite_url = None
     if is_creator and table.is_private and is_open:
         invite_url = request.build_absolute_uri(
@@ -116,6 +136,7 @@ def table_row(request: HttpRequest, table: Table) -> TableRow:
                 bot=seat.bot,
                 is_empty=seat.is_empty,
                 is_you=signed_in and seat.user_id == user.pk,
+                rating=seat_rating(ratings, category, seat),
             )
             for seat in seats
         ],
@@ -123,10 +144,19 @@ def table_row(request: HttpRequest, table: Table) -> TableRow:
         is_open=is_open,
         you_seated=you_seated,
         may_sit=signed_in and is_open,
-        may_add_bot=is_open and (you_seated or is_creator),
+        # Ranked tables are played by people only.
+        may_add_bot=is_open and (you_seated or is_creator) and not table.ranked,
         may_remove_bot=is_open and you_seated,
         invite_url=invite_url,
+        category=category,
+        category_label=str(CATEGORIES[category].label) if category else "",
     )
+
+
+def table_rows(request: HttpRequest, tables) -> list[TableRow]:
+    tables = list(tables)
+    ratings = ratings_for(tables)
+    return [table_row(request, table, ratings) for table in tables]
 
 
 def _with_names(tables):
@@ -139,7 +169,7 @@ def _open_rows(request: HttpRequest) -> list[TableRow]:
     if request.user.is_authenticated:
         # They are listed under the user's own tables.
         tables = tables.exclude(seats__user=request.user)
-    return [table_row(request, table) for table in tables[:MAX_OPEN_TABLES]]
+    return table_rows(request, tables[:MAX_OPEN_TABLES])
 
 
 def _your_rows(request: HttpRequest) -> list[TableRow]:
@@ -154,7 +184,7 @@ def _your_rows(request: HttpRequest) -> list[TableRow]:
         .distinct()
         .order_by("-created_at")
     )
-    return [table_row(request, table) for table in tables]
+    return table_rows(request, tables)
 
 
 def bot_choices() -> list[tuple[str, str]]:
@@ -208,16 +238,45 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 options=data["options"],
                 turn_seconds=data["turn_seconds"],
                 is_private=data["is_private"],
+                ranked=data["ranked"],
+                stake=data["stake"],
             )
         except PlayError as error:
-            form.add_error(None, _refusal(error))
+            if error.code in SEAT_REFUSALS:
+                messages.error(request, _refusal(error, stake=data["stake"]))
+            else:
+                form.add_error(None, _refusal(error))
         else:
             return redirect("games:table", table_id=table.pk)
     return _render_lobby(request, form)
 
 
-def _refusal(error: PlayError) -> str:
+# Why a seat at a ranked table was refused, in the player's language.
+SEAT_REFUSALS = {
+    "few_coins": _lazy(
+        "The stake at this table is %(stake)s Domino Coin, and your wallet holds fewer."
+    ),
+    "rating_needed": _lazy(
+        "A stake of %(stake)s Domino Coin needs an established rating: "
+        "%(games)s rated games in this category."
+    ),
+    "ranked_elsewhere": _lazy(
+        "You already have a seat at another ranked table. Finish or leave "
+        "that one first."
+    ),
+    "ranked_no_bots": _lazy("Ranked tables are played by people only."),
+}
+
+
+def _refusal(error: PlayError, *, stake: int | None = None) -> str:
+    text = SEAT_REFUSALS.get(error.code)
+    if text is not None:
+        return str(text) % {"stake": stake, "games": PROVISIONAL_GAMES}
     return _("That did not work: %(reason)s.") % {"reason": error}
+
+
+def _stake_of(table_id: int) -> int | None:
+    return Table.objects.filter(pk=table_id).values_list("stake", flat=True).first()
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -241,7 +300,7 @@ def seat_take(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             invite_code=request.POST.get("invite") or None,
         )
     except PlayError as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, _refusal(error, stake=_stake_of(table_id)))
         return _back(request)
     return redirect("games:table", table_id=table_id)
 
@@ -269,7 +328,7 @@ def seat_add_bot(request: HttpRequest, table_id: int, number: int) -> HttpRespon
             bot=request.POST.get("bot", Seat.Bot.PRACTICE),
         )
     except PlayError as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, _refusal(error, stake=_stake_of(table_id)))
         return _back(request)
     return redirect("games:table", table_id=table_id)
 

@@ -16,6 +16,7 @@ from games import selectors
 from games.engine.record import record_json, replay, result_json
 from games.models import Game, Seat, Table
 from games.views import lobby
+from games.views.seat_ratings import ratings_for, seat_rating, table_category
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -54,6 +55,14 @@ def _rules_json(table: Table) -> dict:
         "pairs": rules.pairs,
         "target": rules.target if rules.is_japanese else None,
     }
+
+
+def _seat_ratings(table: Table, seats: list[Seat]) -> list[dict | None]:
+    """Each seat's rating in the table's category, by seat number."""
+    category = table_category(table)
+    ratings = ratings_for([table])
+    shown = (seat_rating(ratings, category, seat) for seat in seats)
+    return [None if rating is None else rating.as_json() for rating in shown]
 
 
 def _waiting_seats(seats: list[Seat]) -> list[dict]:
@@ -102,6 +111,9 @@ def table(request, table_id: int):
         "lobby_url": reverse("games:lobby"),
         "server_now": int(timezone.now().timestamp() * 1000),
         "rules": rules,
+        "ranked": table.ranked,
+        "stake": table.stake,
+        "ratings": _seat_ratings(table, seats),
     }
     return render(
         request,

@@ -1,4 +1,5 @@
-// The lobby page: show only the options of the chosen profile, copy invite
+// The lobby page: show only the options of the chosen profile (or, for a
+// ranked table, the category and the stake), copy invite
 // links, and keep the table lists live. Without JavaScript the page still
 // works: every option is shown (the server ignores other profiles' options)
 // and the lists are as fresh as the last page load.
@@ -12,18 +13,30 @@
     if (!form) return;
     var select = form.elements.namedItem("profile");
     if (!select) return;
+    var ranked = form.elements.namedItem("ranked");
     var blocks = form.querySelectorAll("[data-profile]");
+    // A ranked table plays its category's preset: the category and the stake
+    // replace the profile and its options.
+    var rankedBlocks = form.querySelectorAll("[data-ranked]");
+
+    function show(block, shown) {
+      block.hidden = !shown;
+      // A disabled fieldset's controls are not submitted.
+      if (block.tagName === "FIELDSET") block.disabled = !shown;
+    }
 
     function update() {
+      var isRanked = Boolean(ranked && ranked.checked);
+      rankedBlocks.forEach(function (block) {
+        show(block, (block.getAttribute("data-ranked") === "yes") === isRanked);
+      });
       blocks.forEach(function (block) {
-        var shown = block.getAttribute("data-profile") === select.value;
-        block.hidden = !shown;
-        // A disabled fieldset's controls are not submitted.
-        if (block.tagName === "FIELDSET") block.disabled = !shown;
+        show(block, !isRanked && block.getAttribute("data-profile") === select.value);
       });
     }
 
     select.addEventListener("change", update);
+    if (ranked) ranked.addEventListener("change", update);
     update();
   }
 

@@ -707,6 +707,15 @@
           snap.status === "finished" && (view.places || [])[seat] === 1,
         );
         parts.name.textContent = seatName(seat) + (seat === me ? " " + gettext("(you)") : "");
+        const rating = (config.ratings || [])[seat];
+        if (rating) {
+          const text = String(rating.rating) + (rating.provisional ? "?" : "");
+          const badge = el("span", "seat-rating", " " + text);
+          badge.title = rating.provisional
+            ? gettext("Rating in this category, provisional: fewer than 20 rated games")
+            : gettext("Rating in this category");
+          parts.name.append(badge);
+        }
         parts.badges.replaceChildren();
         if (view.dealer === seat && snap.status === "playing") {
           const badge = el("span", "badge dealer", japanese ? gettext("declarer") : gettext("dealer"));
