@@ -51,6 +51,7 @@ urlpatterns = [
     path("", ApiRootView.as_view(), name="root"),
     path("me/", MeView.as_view(), name="me"),
     path("", include("ratings.api")),
+    path("", include("games.api")),
     path("wallet/", include("coins.api")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),

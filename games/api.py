@@ -1,0 +1,135 @@
+"""Games in the REST API (/api/v1/games/): results and records.
+
+Read-only and open to anonymous readers, with the default throttles. A game
+at a private table exists here only for its players, as on the pages. A
+game's record holds every hand, so it is published only once the game is
+over: while it is being played the record is a 404.
+
+Included by ``config.api``, so the URL names live in the ``api`` namespace.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import selectors
+from games.engine.record import record_json
+from games.models import Game, Seat
+from games.serializers import (
+    GameDetailSerializer,
+    GameFilterSerializer,
+    GameSerializer,
+)
+from ratings.categories import preset
+
+GAME_ID = OpenApiParameter(
+    "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="A game id."
+)
+
+
+def visible_games(user) -> QuerySet[Game]:
+    """Every game ``user`` may see (anonymous: None or AnonymousUser), with
+    its table and seats: public tables', and private ones' to their players."""
+    seats = Seat.objects.select_related("user__profile").order_by("number")
+    games = Game.objects.select_related("table").prefetch_related(
+        Prefetch("table__seats", queryset=seats)
+    )
+    if user is not None and user.is_authenticated:
+        mine = Seat.objects.filter(user=user).values("table_id")
+        return games.filter(Q(table__is_private=False) | Q(table_id__in=mine))
+    return games.filter(table__is_private=False)
+
+
+def filter_games(games: QuerySet[Game], filters: dict) -> QuerySet[Game]:
+    """Apply the validated ``GameFilterSerializer`` fields."""
+    if "player" in filters:
+        games = games.filter(
+            table__in=Seat.objects.filter(
+                user__username=filters["player"], bot=""
+            ).values("table_id")
+        )
+    if "category" in filters:
+        # Tables store their options normalised by the engine (every default
+        # spelled out, in the engine's order), as the preset is.
+        profile, options = preset(filters["category"])
+        games = games.filter(table__profile=profile, table__options=options)
+    if "date_from" in filters:
+        games = games.filter(started_at__date__gte=filters["date_from"])
+    if "date_to" in filters:
+        games = games.filter(started_at__date__lte=filters["date_to"])
+    if "ranked" in filters:
+        games = games.filter(table__ranked=filters["ranked"])
+    if "status" in filters:
+        games = games.filter(status=filters["status"])
+    return games
+
+
+@extend_schema(parameters=[GameFilterSerializer])
+class GameListView(generics.ListAPIView):
+    """Games, newest first: finished, in progress, called off or annulled.
+
+    Seats, rules and results only, never any cards. Games at private tables
+    are listed only to their players.
+    """
+
+    serializer_class = GameSerializer
+    permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        # A plain dict: a missing boolean in a query string is not "false".
+        params = GameFilterSerializer(data=self.request.query_params.dict())
+        params.is_valid(raise_exception=True)
+        games = visible_games(self.request.user)
+        return filter_games(games, params.validated_data).order_by("-started_at", "-id")
+
+
+@extend_schema(parameters=[GAME_ID])
+class GameDetailView(generics.RetrieveAPIView):
+    """A game, with the rating change of each player if it was rated."""
+
+    serializer_class = GameDetailSerializer
+    permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        return visible_games(self.request.user)
+
+
+@extend_schema(
+    parameters=[GAME_ID],
+    responses={
+        200: OpenApiTypes.OBJECT,
+        404: OpenApiTypes.OBJECT,
+    },
+)
+class GameRecordView(generics.GenericAPIView):
+    """The game record in the RECORD.md format: every deal's cards and every
+    action, as ``python -m games.engine.replay`` reads it. Published once the
+    game is over; 404 while it is being played."""
+
+    permission_classes = [AllowAny]
+    serializer_class = None
+
+    def get_queryset(self):
+        return visible_games(self.request.user)
+
+    def get(self, request: Request, pk: int) -> Response:
+        game = self.get_object()
+        if game.status == Game.Status.PLAYING:
+            raise Http404("the record is published when the game is over")
+        history = selectors.game_history(game)
+        return Response(record_json(game.table.rules, game.first_dealer, history))
+
+
+urlpatterns = [
+    path("games/", GameListView.as_view(), name="game-list"),
+    path("games/<int:pk>/", GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:pk>/record/", GameRecordView.as_view(), name="game-record"),
+]

@@ -1,0 +1,167 @@
+"""Games in the REST API: who played, under which rules, and how it ended.
+
+Never any cards: a game's cards are in its record only, which the API
+publishes once the game is over (``games.api``).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.reverse import reverse
+
+from games.models import PROFILE_CHOICES, Game, Seat
+from ratings.categories import CATEGORY_CHOICES, category_of
+
+
+class GameFilterSerializer(serializers.Serializer):
+    """The query parameters of the game list; all optional."""
+
+    player = serializers.CharField(
+        required=False, help_text="Only games with this username in a seat."
+    )
+    category = serializers.ChoiceField(
+        choices=CATEGORY_CHOICES,
+        required=False,
+        help_text="Only games whose rules are this rating category's preset.",
+    )
+    date_from = serializers.DateField(
+        required=False, help_text="Only games started on this day or later."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Only games started on this day or earlier."
+    )
+    ranked = serializers.BooleanField(
+        required=False, help_text="Only games at ranked (true) or casual tables."
+    )
+    status = serializers.ChoiceField(
+        choices=Game.Status.choices, required=False, help_text="Only these games."
+    )
+
+    def validate(self, data):
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            raise serializers.ValidationError("date_from is after date_to")
+        return data
+
+
+class GameSeatSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="0-based seat number.")
+    name = serializers.CharField(
+        source="display_name", help_text="The name shown at the table."
+    )
+    username = serializers.SerializerMethodField()
+    bot = serializers.ChoiceField(
+        choices=Seat.Bot.choices, help_text="The bot in the seat; empty: a person."
+    )
+    left = serializers.BooleanField(
+        help_text="The player left the game (resigned or stayed away)."
+    )
+
+    def get_username(self, seat: Seat) -> str | None:
+        """The person's username; null for a bot."""
+        return seat.user.get_username() if seat.user_id and not seat.bot else None
+
+
+class GameResultSerializer(serializers.Serializer):
+    totals = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Final score, by seat."
+    )
+    places = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Final place (1 = first; shared places repeat), by seat.",
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats in first place."
+    )
+    left = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats whose player left."
+    )
+
+
+class GameRatingChangeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+    category = serializers.ChoiceField(choices=CATEGORY_CHOICES)
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    delta = serializers.IntegerField()
+
+
+class GameSerializer(serializers.Serializer):
+    """A game's table, rules, players and result."""
+
+    id = serializers.IntegerField()
+    url = serializers.SerializerMethodField()
+    table = serializers.IntegerField(source="table_id")
+    profile = serializers.ChoiceField(choices=PROFILE_CHOICES, source="table.profile")
+    options = serializers.DictField(
+        source="table.options", help_text="The rule options, every default included."
+    )
+    category = serializers.SerializerMethodField()
+    ranked = serializers.BooleanField(source="table.ranked")
+    stake = serializers.IntegerField(
+        source="table.stake",
+        help_text="Domino Coin per seat (0: none). A virtual coin, never money.",
+    )
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    started = serializers.DateTimeField(source="started_at")
+    finished = serializers.DateTimeField(
+        source="finished_at", allow_null=True, help_text="Null while playing."
+    )
+    seats = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+    record = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, game: Game) -> str:
+        return reverse(
+            "api:game-detail", args=[game.pk], request=self.context.get("request")
+        )
+
+    @extend_schema_field(
+        serializers.ChoiceField(choices=CATEGORY_CHOICES, allow_null=True)
+    )
+    def get_category(self, game: Game) -> str | None:
+        """The rating category whose preset the rules are; null: none."""
+        return category_of(game.table.profile, game.table.options)
+
+    @extend_schema_field(GameSeatSerializer(many=True))
+    def get_seats(self, game: Game) -> list:
+        seats = sorted(game.table.seats.all(), key=lambda seat: seat.number)
+        return GameSeatSerializer(seats, many=True).data
+
+    @extend_schema_field(GameResultSerializer(allow_null=True))
+    def get_result(self, game: Game) -> dict | None:
+        """Null until the game has finished (and for a game called off)."""
+        if not game.result:
+            return None
+        return GameResultSerializer(
+            {key: game.result.get(key, []) for key in GameResultSerializer().fields}
+        ).data
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_record(self, game: Game) -> str | None:
+        """The game record (RECORD.md); null while the game is being played."""
+        if game.status == Game.Status.PLAYING:
+            return None
+        return reverse(
+            "api:game-record", args=[game.pk], request=self.context.get("request")
+        )
+
+
+class GameDetailSerializer(GameSerializer):
+    rating_changes = serializers.SerializerMethodField()
+
+    @extend_schema_field(GameRatingChangeSerializer(many=True))
+    def get_rating_changes(self, game: Game) -> list:
+        """What the game did to each player's rating (empty: unrated)."""
+        seat_of = {seat.user_id: seat.number for seat in game.table.seats.all()}
+        changes = sorted(
+            game.rating_changes.select_related("user"),
+            key=lambda change: seat_of.get(change.user_id, 0),
+        )
+        for change in changes:
+            change.seat = seat_of.get(change.user_id)
+        return GameRatingChangeSerializer(changes, many=True).data
