@@ -44,3 +44,26 @@ def test_seed_demo_can_be_forced(settings):
     run_seed_demo(force=True)
 
     assert get_user_model().objects.filter(username="admin").exists()
+
+
+def test_seed_demo_creates_players_tables_and_rated_games_once(settings):
+    from coins.services import ledger_total, wallet_of
+    from games.models import Game, Table
+    from ratings.models import RatingChange
+
+    settings.DEBUG = True
+    run_seed_demo()
+    run_seed_demo()
+
+    players = get_user_model().objects.filter(
+        username__in=["nino", "giorgi", "tamar", "levan"]
+    )
+    assert players.count() == 4
+    finished = Game.objects.filter(status=Game.Status.FINISHED)
+    assert finished.count() == 2
+    assert RatingChange.objects.count() == 2 + 4
+    assert Table.objects.filter(status=Table.Status.OPEN).count() == 2
+    # Stakes moved between the players and nothing else: the welcome grants
+    # are all there is.
+    assert sum(wallet_of(p).balance for p in players) == 4 * 1000
+    assert ledger_total() == 0

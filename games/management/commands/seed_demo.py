@@ -4,12 +4,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from games.demo import create_demo_data
+
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "admin"
 
 
 class Command(BaseCommand):
-    help = "Create a demo superuser (admin/admin). Safe to run again."
+    help = (
+        "Create a demo superuser (admin/admin), demo players, open tables and "
+        "finished games. Safe to run again."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -43,3 +48,5 @@ class Command(BaseCommand):
                 f"Demo admin {DEMO_ADMIN_USERNAME!r} already exists (password "
                 f"{DEMO_ADMIN_PASSWORD!r} unless it was changed)."
             )
+        for line in create_demo_data():
+            self.stdout.write(self.style.SUCCESS(f"Created demo {line}"))

@@ -1,0 +1,65 @@
+"""Demo content for a fresh local install: players, open tables, and a few
+finished ranked games so that leaderboards, replays and wallets have
+something to show. Everything goes through the services, as real play does.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from accounts.services import profile_update
+from games import services
+from games.models import Game
+
+DEMO_PASSWORD = "demo"
+DEMO_PLAYERS = [
+    ("nino", "Nino"),
+    ("giorgi", "Giorgi"),
+    ("tamar", "Tamar"),
+    ("levan", "Levan"),
+]
+
+
+def create_demo_data() -> list[str]:
+    """Create the demo content once; returns what was created (empty if the
+    demo players exist already)."""
+    User = get_user_model()
+    if User.objects.filter(username=DEMO_PLAYERS[0][0]).exists():
+        return []
+    players = []
+    for username, name in DEMO_PLAYERS:
+        user = User.objects.create_user(username=username, password=DEMO_PASSWORD)
+        profile_update(user=user, display_name=name, language="")
+        players.append(user)
+    nino, giorgi, tamar, levan = players
+    names = ", ".join(user.username for user in players)
+    created = [f"players {names} (password {DEMO_PASSWORD!r})"]
+
+    _play_ranked([nino, giorgi], profile="japanese", options={"target": 21}, stake=10)
+    _play_ranked(
+        players, profile="georgian-club", options={"schedule": "nines"}, stake=10
+    )
+    created.append("two finished ranked games (Japanese Joker, Joker nines)")
+
+    table = services.table_create(user=tamar, profile="georgian-club")
+    services.seat_add_bot(table_id=table.pk, user=tamar, number=2, bot="practice")
+    services.table_create(user=levan, profile="japanese", options={"target": 11})
+    created.append("two open tables in the lobby")
+    return created
+
+
+def _play_ranked(users, *, profile, options, stake) -> Game:
+    """Seat ``users`` at a ranked table and let the autopilot play every move
+    (each move is a timeout), as it would for players who never moved."""
+    table = services.table_create(
+        user=users[0], profile=profile, options=options, ranked=True, stake=stake
+    )
+    for number, user in enumerate(users[1:], start=1):
+        services.seat_take(table_id=table.pk, user=user, number=number)
+    game = Game.objects.get(table=table)
+    while game.status == Game.Status.PLAYING:
+        services.game_advance_overdue(
+            game_id=game.pk, version=game.version, now=game.deadline
+        )
+        game.refresh_from_db()
+    return game
