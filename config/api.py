@@ -53,6 +53,7 @@ urlpatterns = [
     path("", include("ratings.api")),
     path("", include("games.api")),
     path("wallet/", include("coins.api")),
+    path("pools/", include("matchmaking.api")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

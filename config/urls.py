@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("ratings.urls")),
     path("coins/", include("coins.urls")),
+    path("play/", include("matchmaking.urls")),
     path("api/v1/", include("config.api")),
     # Sign-in pages for the browsable API.
     path("api/v1/auth/", include("rest_framework.urls")),

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "tournaments",
     "accounts",
     "coins",
+    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -283,5 +284,13 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-lost-timers": {
         "task": "games.tasks.sweep",
         "schedule": PULKA_SWEEP_EVERY_SECONDS,
+    },
+    # Quick play: seat the groups that the pools allow (matchmaking.services).
+    "matchmaking-tick": {
+        "task": "matchmaking.tasks.tick",
+        "schedule": 2.0,
+        # A tick still queued when the next is due is dropped, not run late
+        # (django-celery-beat reads "expire_seconds", not "expires").
+        "options": {"expire_seconds": 2},
     },
 }

@@ -1,0 +1,13 @@
+"""Refusals of the quick-play services; each has a stable ``code``."""
+
+from __future__ import annotations
+
+from games.errors import NotAllowed
+
+
+class AlreadyWaiting(NotAllowed):
+    code = "already_waiting"
+
+
+class NotWaiting(NotAllowed):
+    code = "not_waiting"

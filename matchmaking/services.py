@@ -1,0 +1,247 @@
+"""Every write of quick play: joining and leaving pools, and matching.
+
+Pages, the API, the WebSocket consumer and the Celery tick call these; none
+of them writes the models directly. Time is passed in (``now``); the tick is
+``match_tick``, run by celery beat every two seconds (``tasks.tick``).
+
+Locking: a group is seated in one transaction that first locks the pool
+entries of its players with ``SELECT ... FOR UPDATE SKIP LOCKED`` and goes
+on only if it got every one of them. Two ticks at once therefore never seat
+one player twice: the second finds the rows locked (and skips the group) or
+gone (the first tick deleted them when it seated the group).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+from functools import partial
+from itertools import groupby
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.errors import NotAllowed, PlayError
+from games.models import Table
+from games.services import seat_take, table_create
+from games.services.stakes import STAKE_CHOICES, check_may_sit
+from matchmaking import notify
+from matchmaking.errors import AlreadyWaiting, NotWaiting
+from matchmaking.grouping import Waiting, form_groups, window
+from matchmaking.models import Match, PoolEntry
+from ratings import elo
+from ratings.categories import CATEGORIES, preset
+from ratings.models import Rating
+
+logger = logging.getLogger(__name__)
+
+# A player whose page (or API client) has not been heard from for this long
+# leaves the pool: nobody is seated at a table they are not looking at.
+AWAY_SECONDS = 30
+# The move timer of the tables quick play opens.
+TURN_SECONDS = 30
+
+_random = secrets.SystemRandom()
+
+
+def pool_join(*, user, category: str, stake: int, now: datetime | None = None):
+    """Put ``user`` in the pool of ``category`` and ``stake`` (Domino Coin).
+
+    Refused (``PlayError``, nothing changes) for an unknown category or
+    stake, a player already in a pool (``AlreadyWaiting``), and anyone who
+    could not take a seat at the ranked table the pool would give them
+    (``NotAllowed``): seated at another live ranked table, fewer coins than
+    the stake, or a high stake without an established rating.
+    """
+    now = now or timezone.now()
+    if category not in CATEGORIES:
+        raise PlayError(f"there is no category {category!r}", code="bad_options")
+    if type(stake) is not int or stake not in STAKE_CHOICES:
+        raise PlayError(f"the stake cannot be {stake!r}", code="bad_options")
+    with transaction.atomic():
+        if PoolEntry.objects.filter(user=user).exists():
+            raise AlreadyWaiting("you are already waiting for a game")
+        check_may_sit(_table_of(category, stake), user)
+        try:
+            # A savepoint: the same player joining twice at once loses here.
+            with transaction.atomic():
+                entry = PoolEntry.objects.create(
+                    user=user,
+                    category=category,
+                    stake=stake,
+                    rating=_rating(user, category),
+                    joined_at=now,
+                    seen_at=now,
+                )
+        except IntegrityError as error:
+            raise AlreadyWaiting("you are already waiting for a game") from error
+    return entry
+
+
+def pool_cancel(*, user) -> None:
+    """Take ``user`` out of their pool; ``NotWaiting`` if they are in none
+    (perhaps because a tick has just seated them)."""
+    with transaction.atomic():
+        deleted, _ = PoolEntry.objects.filter(user=user).delete()
+    if not deleted:
+        raise NotWaiting("you are not waiting for a game")
+
+
+def pool_touch(*, user, now: datetime | None = None) -> None:
+    """Note that the waiting player is still there (see ``AWAY_SECONDS``)."""
+    now = now or timezone.now()
+    PoolEntry.objects.filter(user=user, seen_at__lt=now).update(seen_at=now)
+
+
+def match_tick(*, now: datetime | None = None) -> list[Match]:
+    """Seat every group that the pools allow now; returns the matches made.
+
+    First the players not heard from for ``AWAY_SECONDS`` leave. Then each
+    pool (category and stake) is grouped by ``grouping.form_groups``, oldest
+    first, with every player's window widened by the time waited, and each
+    group is seated in its own transaction (``_seat_group``). Safe to run
+    twice at once (see the module's docstring).
+    """
+    now = now or timezone.now()
+    _remove_away(now)
+    matches = []
+    entries = PoolEntry.objects.order_by("category", "stake", "joined_at", "id")
+    for (category, stake), pool in groupby(
+        entries.only("id", "category", "stake", "rating", "joined_at"),
+        key=lambda entry: (entry.category, entry.stake),
+    ):
+        waiting = [
+            Waiting(
+                key=entry.pk,
+                rating=entry.rating,
+                window=window((now - entry.joined_at).total_seconds()),
+            )
+            for entry in pool
+        ]
+        size = CATEGORIES[category].players
+        for group in form_groups(waiting, size):
+            match = _seat_group(category, stake, [w.key for w in group], now)
+            if match is not None:
+                matches.append(match)
+    return matches
+
+
+def _seat_group(category: str, stake: int, keys: list[int], now) -> Match | None:
+    """Seat the players of the entries ``keys`` at a new ranked table, or do
+    nothing if any of them is no longer to be had."""
+    try:
+        with transaction.atomic():
+            entries = list(
+                PoolEntry.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(pk__in=keys)
+                .select_related("user")
+                .order_by("joined_at", "id")
+            )
+            if len(entries) < len(keys):
+                # Another tick is seating some of them, or they left.
+                return None
+            refused = _refused(entries, category, stake)
+            if refused:
+                # The others stay, keeping their place, for the next tick.
+                PoolEntry.objects.filter(pk__in=[e.pk for e in refused]).delete()
+                user_ids = [entry.user_id for entry in refused]
+                transaction.on_commit(
+                    partial(notify.removed, user_ids, "refused"), robust=True
+                )
+                return None
+            return _seat(entries, category, stake, now)
+    except PlayError as error:
+        # Something changed between the check and the seat (a wallet spent
+        # by another request); everything is rolled back, the next tick
+        # looks again.
+        logger.warning("quick play could not seat entries %s: %s", keys, error)
+        return None
+
+
+def _refused(entries: list[PoolEntry], category: str, stake: int) -> list[PoolEntry]:
+    """The entries whose players may no longer sit at the table (they sat
+    down at another ranked table, spent their coins, or were banned since
+    joining)."""
+    table = _table_of(category, stake)
+    refused = []
+    for entry in entries:
+        if not entry.user.is_active:
+            refused.append(entry)
+            continue
+        try:
+            check_may_sit(table, entry.user)
+        except NotAllowed:
+            refused.append(entry)
+    return refused
+
+
+def _seat(entries: list[PoolEntry], category: str, stake: int, now) -> Match:
+    profile, options = preset(category)
+    users = [entry.user for entry in entries]
+    table = table_create(
+        user=users[0],
+        profile=profile,
+        options=options,
+        turn_seconds=TURN_SECONDS,
+        ranked=True,
+        stake=stake,
+        take_seat=False,
+    )
+    # The last seat taken starts the game and puts every stake in escrow.
+    numbers = _random.sample(range(len(users)), len(users))
+    for user, number in zip(users, numbers, strict=True):
+        seat_take(table_id=table.pk, user=user, number=number)
+    match = Match.objects.create(
+        category=category,
+        stake=stake,
+        table=table,
+        created_at=now,
+        detail=[
+            {
+                "user": entry.user_id,
+                "rating": entry.rating,
+                "waited": round((now - entry.joined_at).total_seconds(), 1),
+            }
+            for entry in entries
+        ],
+    )
+    match.players.set(users)
+    PoolEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
+    url = reverse("games:table", args=[table.pk])
+    user_ids = [user.pk for user in users]
+    transaction.on_commit(partial(notify.matched, user_ids, table.pk, url), robust=True)
+    return match
+
+
+def _remove_away(now) -> None:
+    """Take out of the pools everyone not heard from for ``AWAY_SECONDS``."""
+    cutoff = now - timedelta(seconds=AWAY_SECONDS)
+    with transaction.atomic():
+        away = list(
+            PoolEntry.objects.select_for_update(skip_locked=True)
+            .filter(seen_at__lt=cutoff)
+            .values_list("pk", "user_id")
+        )
+        if not away:
+            return
+        PoolEntry.objects.filter(pk__in=[pk for pk, _ in away]).delete()
+        user_ids = [user_id for _, user_id in away]
+        transaction.on_commit(partial(notify.removed, user_ids, "away"), robust=True)
+
+
+def _table_of(category: str, stake: int) -> Table:
+    """The ranked table (unsaved) that the pool of ``category`` and ``stake``
+    seats its players at, for asking who may sit there."""
+    profile, options = preset(category)
+    return Table(profile=profile, options=options, ranked=True, stake=stake)
+
+
+def _rating(user, category: str) -> int:
+    rating = (
+        Rating.objects.filter(user=user, category=category)
+        .values_list("rating", flat=True)
+        .first()
+    )
+    return elo.START if rating is None else rating

@@ -1,0 +1,118 @@
+// The quick-play page while the player waits: count the time, keep the
+// pool's size and the rating range fresh, and open the table as soon as the
+// server says there is one. Without JavaScript the page still works: reload
+// it to see the status; a matched player finds a link to the table.
+(function () {
+  "use strict";
+
+  function pad(n) {
+    return n < 10 ? "0" + n : String(n);
+  }
+
+  function clock(seconds) {
+    var s = Math.max(0, Math.floor(seconds));
+    return Math.floor(s / 60) + ":" + pad(s % 60);
+  }
+
+  function setUpWaiting(box) {
+    var waitedEl = document.getElementById("quickplay-waited");
+    var windowEl = document.getElementById("quickplay-window");
+    var playersEl = document.getElementById("quickplay-players");
+    var waitedAtLoad = Number(box.getAttribute("data-waited")) || 0;
+    var loadedAt = Date.now();
+    var pingEvery = (Number(box.getAttribute("data-ping-seconds")) || 10) * 1000;
+    var removedUrl = box.getAttribute("data-removed-url");
+    var leaving = false;
+
+    // The time waited, counted from the server's figure at page load so a
+    // wrong clock on this computer does not matter.
+    function tick() {
+      waitedEl.textContent = clock(waitedAtLoad + (Date.now() - loadedAt) / 1000);
+    }
+    tick();
+    setInterval(tick, 1000);
+
+    function go(url) {
+      if (leaving || !url) return;
+      leaving = true;
+      window.location.assign(url);
+    }
+
+    function onMessage(message) {
+      if (!message || typeof message.type !== "string") return;
+      if (message.type === "matched") {
+        go(message.url);
+      } else if (message.type === "removed") {
+        go(removedUrl);
+      } else if (message.type === "status") {
+        if (message.waiting) {
+          waitedAtLoad = message.waited;
+          loadedAt = Date.now();
+          windowEl.textContent = message.window;
+          playersEl.textContent = message.players;
+        } else if (message.url) {
+          // Matched while this page was not connected.
+          go(message.url);
+        } else {
+          // Left the pool (cancelled in another tab, or removed).
+          go(removedUrl);
+        }
+      }
+    }
+
+    if (!("WebSocket" in window)) return;
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var address = scheme + window.location.host + box.getAttribute("data-socket");
+    var delay = 1000;
+    var maxDelay = 15000;
+
+    function connect() {
+      var socket = new WebSocket(address);
+      var pingTimer = null;
+
+      function ping() {
+        if (socket.readyState === WebSocket.OPEN) {
+          socket.send(JSON.stringify({ type: "ping" }));
+        }
+      }
+
+      socket.addEventListener("open", function () {
+        delay = 1000;
+        // Asking for the status at once also catches a match made while
+        // this page was reconnecting.
+        ping();
+        pingTimer = setInterval(ping, pingEvery);
+      });
+
+      socket.addEventListener("message", function (event) {
+        try {
+          onMessage(JSON.parse(event.data));
+        } catch (error) {
+          // Not JSON: ignore it.
+        }
+      });
+
+      socket.addEventListener("close", function () {
+        clearInterval(pingTimer);
+        if (leaving) return;
+        // Back off, with jitter so clients do not return at once.
+        var wait = delay / 2 + (Math.random() * delay) / 2;
+        delay = Math.min(delay * 2, maxDelay);
+        setTimeout(connect, wait);
+      });
+    }
+
+    connect();
+  }
+
+  function start() {
+    var box = document.getElementById("quickplay");
+    if (box && box.hasAttribute("data-socket")) setUpWaiting(box);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
