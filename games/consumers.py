@@ -65,7 +65,10 @@ class UserSocketMixin:
         a ban committed meanwhile is either seen here or heard there."""
         self.user_group_name = user_group(user.pk)
         await self.channel_layer.group_add(self.user_group_name, self.channel_name)
-        if user.is_active and await in_thread(_is_active)(user.pk):
+        # Read where the session was read (the one thread of sync calls):
+        # one small query per connection, and no connection left behind on
+        # a pool thread that may not run again.
+        if user.is_active and await database_sync_to_async(_is_active)(user.pk):
             return True
         await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
         return False
