@@ -33,7 +33,18 @@ class ApiRootView(APIView):
             return reverse(f"api:{name}", request=request)
 
         return Response(
-            {"me": link("me"), "schema": link("schema"), "docs": link("docs")}
+            {
+                "me": link("me"),
+                "players": link("player-list"),
+                "leaderboard": reverse(
+                    "api:leaderboard", args=["joker"], request=request
+                ),
+                "games": link("game-list"),
+                "wallet": link("wallet"),
+                "pools": link("pool-list"),
+                "schema": link("schema"),
+                "docs": link("docs"),
+            }
         )
 
 

@@ -12,8 +12,21 @@ def test_api_root_lists_entry_points(api_client):
     response = api_client.get("/api/v1/")
 
     assert response.status_code == 200
-    assert set(response.json()) == {"me", "schema", "docs"}
-    assert response.json()["me"] == "http://testserver/api/v1/me/"
+    links = response.json()
+    assert set(links) == {
+        "me",
+        "players",
+        "leaderboard",
+        "games",
+        "wallet",
+        "pools",
+        "schema",
+        "docs",
+    }
+    assert links["me"] == "http://testserver/api/v1/me/"
+    assert links["games"] == "http://testserver/api/v1/games/"
+    for url in links.values():
+        assert api_client.get(url).status_code in (200, 401), url
 
 
 def test_me_requires_authentication(api_client):
