@@ -1,0 +1,182 @@
+"""Swiss pairings and standings."""
+
+import itertools
+import random
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments.formats.swiss import History, pair_round, standings
+
+
+def perfect_matchings(players):
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for i, other in enumerate(rest):
+        for tail in perfect_matchings(rest[:i] + rest[i + 1 :]):
+            yield [(first, other), *tail]
+
+
+def rematch_free_exists(players, played):
+    return any(
+        all(frozenset(pair) not in played for pair in matching)
+        for matching in perfect_matchings(list(players))
+    )
+
+
+@st.composite
+def swiss_case(draw, max_players=10):
+    n = draw(st.integers(2, max_players))
+    scores = sorted(
+        draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), reverse=True
+    )
+    pairs = [frozenset(p) for p in itertools.combinations(range(n), 2)]
+    played = frozenset(draw(st.sets(st.sampled_from(pairs))))
+    byes = frozenset(draw(st.sets(st.integers(0, n - 1))))
+    return [(i, Fraction(s)) for i, s in enumerate(scores)], History(played, byes)
+
+
+def test_first_round_folds_the_field():
+    pairs, bye = pair_round([(p, 0) for p in "abcdefgh"])
+    assert pairs == [("a", "e"), ("b", "f"), ("c", "g"), ("d", "h")]
+    assert bye is None
+
+
+def test_odd_group_floats_its_lowest_player_down():
+    table = [("a", 2), ("b", 2), ("c", 2), ("d", 1), ("e", 1), ("f", 1)]
+    pairs, bye = pair_round(table)
+    assert pairs == [("a", "b"), ("c", "d"), ("e", "f")]
+    assert bye is None
+
+
+def test_bye_goes_to_lowest_ranked_player_without_one():
+    table = [(p, 0) for p in "abcde"]
+    _, bye = pair_round(table, History(frozenset(), frozenset({"e"})))
+    assert bye == "d"
+    _, bye = pair_round(table, History(frozenset(), frozenset("abcde")))
+    assert bye == "e"
+
+
+def test_rematch_is_avoided_by_changing_partners():
+    played = frozenset({frozenset("ac"), frozenset("bd")})
+    pairs, _ = pair_round([(p, 1) for p in "abcd"], History(played, frozenset()))
+    assert pairs == [("a", "d"), ("b", "c")]
+
+
+def test_rematch_allowed_only_when_unavoidable():
+    played = frozenset({frozenset("ab")})
+    pairs, _ = pair_round([("a", 1), ("b", 0)], History(played, frozenset()))
+    assert pairs == [("a", "b")]
+
+
+def test_rng_only_reorders_equal_scores_and_is_deterministic():
+    table = [(p, 1 if p < "e" else 0) for p in "abcdefgh"]
+    first = pair_round(table, rng=random.Random(7))
+    assert first == pair_round(table, rng=random.Random(7))
+    top = {p for pair in first[0][:2] for p in pair}
+    assert top == set("abcd")
+
+
+@settings(max_examples=300, deadline=None)
+@given(swiss_case())
+def test_every_player_appears_exactly_once(case):
+    table, history = case
+    pairs, bye = pair_round(table, history)
+    seated = [p for pair in pairs for p in pair] + ([] if bye is None else [bye])
+    assert sorted(seated) == [p for p, _ in table]
+    assert (bye is None) == (len(table) % 2 == 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(swiss_case(max_players=9))
+def test_rematch_free_whenever_brute_force_finds_one(case):
+    table, history = case
+    players = [p for p, _ in table]
+    pairs, bye = pair_round(table, history)
+    if len(players) % 2:
+        fresh = [p for p in players if p not in history.byes] or players
+        feasible = [
+            b
+            for b in fresh
+            if rematch_free_exists([p for p in players if p != b], history.played)
+        ]
+        if feasible:
+            assert bye in fresh
+            assert bye == max(feasible)  # the lowest-ranked workable candidate
+        else:
+            assert bye == max(fresh)
+    else:
+        feasible = rematch_free_exists(players, history.played)
+    if feasible:
+        assert all(frozenset(pair) not in history.played for pair in pairs)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(2, 16), st.integers(0, 2**32))
+def test_simulated_tournament_gives_distinct_byes_and_no_rematches(n, seed):
+    rng = random.Random(seed)
+    players = list(range(n))
+    results, byes, played = [], [], set()
+    for _ in range(min(n - 1, 5)):
+        table = [(s.player, s.score) for s in standings(results, byes, players)]
+        pairs, bye = pair_round(table, History(frozenset(played), frozenset(byes)))
+        for a, b in pairs:
+            assert frozenset((a, b)) not in played
+            played.add(frozenset((a, b)))
+            results.append((a, b, rng.choice((a, b))))
+        if bye is not None:
+            assert bye not in byes
+            byes.append(bye)
+
+
+def test_pairing_64_players_is_fast_and_rematch_free():
+    rng = random.Random(1)
+    players = list(range(64))
+    results, byes, played = [], [], set()
+    for _ in range(9):
+        table = [(s.player, s.score) for s in standings(results, byes, players)]
+        pairs, _ = pair_round(table, History(frozenset(played), frozenset(byes)))
+        for a, b in pairs:
+            assert frozenset((a, b)) not in played
+            played.add(frozenset((a, b)))
+            results.append((a, b, rng.choice((a, b))))
+
+
+def test_standings_tie_breaks():
+    results = [
+        ("a", "b", "a"),
+        ("c", "d", "c"),
+        ("a", "c", "a"),
+        ("b", "d", None),
+    ]
+    table = standings(results, byes=["e"])
+    by_player = {s.player: s for s in table}
+    assert by_player["a"].score == 2
+    assert by_player["b"].score == Fraction(1, 2)
+    assert by_player["e"].score == 1
+    # c and e both have 1 point; c has Buchholz 2 + 1/2, e has none.
+    assert by_player["c"].buchholz == Fraction(5, 2)
+    assert by_player["e"].buchholz == 0
+    # a beat b (1/2) and c (1): Sonneborn-Berger 3/2.
+    assert by_player["a"].sonneborn_berger == Fraction(3, 2)
+    # b drew with d (1/2): half of it.
+    assert by_player["b"].sonneborn_berger == Fraction(1, 4)
+    assert [s.player for s in table] == ["a", "c", "e", "b", "d"]
+
+
+def test_sonneborn_berger_breaks_equal_buchholz():
+    # a and b: one win each, equal Buchholz (3); a beat the stronger player p.
+    results = [
+        ("b", "q", "b"),
+        ("b", "p", "p"),
+        ("a", "p", "a"),
+        ("a", "q", "q"),
+        ("p", "r", "p"),
+    ]
+    table = standings(results)
+    assert [s.player for s in table] == ["p", "a", "b", "q", "r"]
+    assert table[1].buchholz == table[2].buchholz == 3
+    assert (table[1].sonneborn_berger, table[2].sonneborn_berger) == (2, 1)
