@@ -37,8 +37,8 @@ def split_prizes(
     """Coins for every player in ``final_places`` (player -> place, 1 best).
 
     Players outside the paid places get 0; with no players nothing is paid.
-    Places may be competition-ranked
-    (1, 1, 3) or dense (1, 1, 2); only their order matters.
+    Places may be competition-ranked (1, 1, 3) or dense (1, 1, 2); only their
+    order matters.
     """
     if pool < 0 or int(pool) != pool:
         raise ValueError("the pool must be a whole, non-negative number of coins")
