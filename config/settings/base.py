@@ -293,4 +293,9 @@ CELERY_BEAT_SCHEDULE = {
         # (django-celery-beat reads "expire_seconds", not "expires").
         "options": {"expire_seconds": 2},
     },
+    # Domino Coin: the daily top-up of low wallets (keyed per user and day).
+    "refill-wallets": {
+        "task": "coins.tasks.refill_all",
+        "schedule": 60 * 60,
+    },
 }
