@@ -18,7 +18,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from games import selectors, services
 from games.errors import PlayError
@@ -28,20 +27,6 @@ from games.services.notify import (
     spectator_group,
     user_group,
 )
-
-
-def in_thread(function):
-    """Run a service or selector from the consumer in a worker thread.
-
-    Each call is a complete unit of work in its own transaction (the game
-    row lock orders writers), so on PostgreSQL calls for different games run
-    on a pool of threads instead of queueing on the single thread that
-    ``database_sync_to_async`` uses by default. SQLite takes one writer at a
-    time anyway, and its in-memory test database is not shared by threads.
-    """
-    one_thread = connections["default"].vendor == "sqlite"
-    return database_sync_to_async(function, thread_sensitive=one_thread)
-
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_FORBIDDEN = 4403
@@ -97,7 +82,7 @@ class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
         if not await self.join_user_group(user):
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        access = await in_thread(selectors.game_access)(self.game_id, user)
+        access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -112,7 +97,7 @@ class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:
-            await in_thread(services.seat_connected)(
+            await database_sync_to_async(services.seat_connected)(
                 game_id=self.game_id, seat=self.seat
             )
         await self.send_sync(since=None)
@@ -123,7 +108,7 @@ class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
-            await in_thread(services.seat_disconnected)(
+            await database_sync_to_async(services.seat_disconnected)(
                 game_id=self.game_id, seat=self.seat
             )
 
@@ -215,7 +200,7 @@ class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
             await self.send_error(message_id, "not_allowed", "spectators cannot play")
             return
         try:
-            answer = await in_thread(service)(**kwargs)
+            answer = await database_sync_to_async(service)(**kwargs)
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
             return
@@ -236,7 +221,9 @@ class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
             pass
 
     async def send_sync(self, since):
-        data = await in_thread(selectors.sync_message)(self.game_id, self.seat, since)
+        data = await database_sync_to_async(selectors.sync_message)(
+            self.game_id, self.seat, since
+        )
         await self.send_json(data)
 
     async def send_error(self, client_id, code: str, message: str):

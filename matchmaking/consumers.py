@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 
-from games.consumers import CLOSE_ANONYMOUS, UserSocketMixin, in_thread
+from games.consumers import CLOSE_ANONYMOUS, UserSocketMixin
 from matchmaking import notify, selectors, services
 
 
@@ -50,7 +50,9 @@ class QuickPlayConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
             except ValueError:
                 pass
         if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json(await in_thread(_status)(self.scope["user"]))
+            await self.send_json(
+                await database_sync_to_async(_status)(self.scope["user"])
+            )
         else:
             await self.send_json({"type": "error", "code": "bad_message"})
 
@@ -59,15 +61,8 @@ class QuickPlayConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
 
 
 def _status(user) -> dict:
-    try:
-        services.pool_touch(user=user)
-        status = selectors.pool_status(user)
-    finally:
-        # database_sync_to_async tidies up connections around the call, but
-        # on a pool thread (in_thread on PostgreSQL) it does not see the one
-        # the call opened (asgiref keeps it in the call's context): tidy up
-        # here, or a connection past CONN_MAX_AGE stays open.
-        close_old_connections()
+    services.pool_touch(user=user)
+    status = selectors.pool_status(user)
     return {
         "type": "status",
         "waiting": status.waiting,
