@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -66,13 +66,13 @@ def cancel(request: HttpRequest) -> HttpResponse:
 
 # Refusals by code, in the player's language.
 REFUSALS = {
-    "already_waiting": _lazy("You are already waiting for a game."),
-    "not_waiting": _lazy("You are not waiting for a game."),
-    "ranked_elsewhere": _lazy(
+    "already_waiting": gettext_lazy("You are already waiting for a game."),
+    "not_waiting": gettext_lazy("You are not waiting for a game."),
+    "ranked_elsewhere": gettext_lazy(
         "You have a seat at another ranked table: finish that game first."
     ),
-    "few_coins": _lazy("You have fewer Domino Coin than the stake."),
-    "rating_needed": _lazy(
+    "few_coins": gettext_lazy("You have fewer Domino Coin than the stake."),
+    "rating_needed": gettext_lazy(
         "High stakes need an established rating: play more rated games of "
         "this kind first."
     ),
