@@ -13,12 +13,9 @@ PULKA_REQUIRE_BROWSER_TEST=1 (as in CI) they fail instead.
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import os
-import signal
 import socket
-import subprocess
 import sys
 import time
 import urllib.error
@@ -31,6 +28,8 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connection, connections
+
+from tests.processes import Process
 
 BASE_DIR = Path(settings.BASE_DIR)
 BROWSER_DIR = Path(__file__).resolve().parent
@@ -50,7 +49,6 @@ REQUIRED = os.environ.get("PULKA_REQUIRE_BROWSER_TEST", "") not in ("", "0")
 # Short bot delays, so that a deal takes seconds.
 BOT_MOVE_SECONDS = 0.2
 START_TIMEOUT = 60
-STOP_TIMEOUT = 20
 
 
 def _in_memory_sqlite() -> bool:
@@ -141,66 +139,6 @@ def database_url(settings_dict: dict) -> str:
     host = settings_dict.get("HOST") or "127.0.0.1"
     port = settings_dict.get("PORT") or "5432"
     return f"postgres://{auth}{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
-
-
-def _die_with_parent():
-    """A preexec hook: on Linux the child gets SIGTERM should pytest die."""
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def hook() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return hook
-
-
-class Process:
-    """A subprocess in a process group of its own, its output in a log file."""
-
-    def __init__(self, name: str, cmd: list[str], env: dict, log_dir: Path):
-        self.name = name
-        self.log_path = log_dir / f"{name}.log"
-        with self.log_path.open("w") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                cwd=BASE_DIR,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=_die_with_parent(),
-            )
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def log_tail(self, lines: int = 60) -> str:
-        text = self.log_path.read_text(errors="replace").splitlines()
-        return "\n".join(text[-lines:])
-
-    def check_alive(self) -> None:
-        if not self.alive():
-            raise RuntimeError(
-                f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
-            )
-
-    def stop(self) -> None:
-        """Stop the whole process group: SIGTERM, then SIGKILL."""
-        if self.alive():
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-            except ProcessLookupError:
-                pass
-        try:
-            # Children left behind in the group (none expected).
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _wait_for_other_sessions_to_close(timeout: float = 10) -> None:

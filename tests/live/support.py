@@ -4,16 +4,10 @@ client over a real WebSocket, and database reads from inside a client."""
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
@@ -21,8 +15,7 @@ from django.db import connection
 from websockets.asyncio.client import connect
 
 from config.tasks import ping
-
-STOP_TIMEOUT = 20
+from tests.processes import Process
 
 # Short timers for every process, the test process included.
 TURN_SECONDS_ANY = True
@@ -37,59 +30,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _die_with_parent():
-    """A preexec hook: Linux sends the child SIGTERM should pytest die."""
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def hook() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return hook
-
-
-class Process:
-    """One server process in a session (process group) of its own, its
-    output in a log file."""
-
-    def __init__(self, name: str, cmd: list[str], env: dict, log_dir: Path, cwd):
-        self.name = name
-        self.log_path = log_dir / f"{name}.log"
-        with self.log_path.open("w") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                cwd=cwd,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=_die_with_parent(),
-            )
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def log_tail(self, lines: int = 40) -> str:
-        text = self.log_path.read_text(errors="replace").splitlines()
-        return "\n".join(text[-lines:])
-
-    def check_alive(self) -> None:
-        if not self.alive():
-            raise RuntimeError(
-                f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
-            )
-
-    def stop(self) -> None:
-        if self.alive():
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
 
 
 def wait_for_http(process: Process, url: str, timeout: float = 60) -> None:
