@@ -141,3 +141,27 @@ def test_database_is_postgresql_through_psycopg3():
         cursor.execute("SELECT current_setting('server_version_num')::int")
         (version,) = cursor.fetchone()
     assert version >= 120000
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="the Redis channel layer needs REDIS_URL"
+)
+def test_an_idle_receive_on_redis_outlasts_the_blocking_wait():
+    # channels_redis blocks for 5 s per wait; a reader that gives up at the
+    # same moment (redis-py's default socket timeout) would crash idle
+    # consumers. A message sent after 6 s must still arrive.
+    layer = get_channel_layer()
+
+    async def late_message():
+        channel = await layer.new_channel()
+
+        async def send_later():
+            await asyncio.sleep(6)
+            await layer.send(channel, {"type": "table.event", "version": 3})
+
+        sender = asyncio.create_task(send_later())
+        message = await asyncio.wait_for(layer.receive(channel), timeout=15)
+        await sender
+        return message
+
+    assert async_to_sync(late_message)() == {"type": "table.event", "version": 3}

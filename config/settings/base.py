@@ -169,11 +169,17 @@ def celery_filesystem_options(folder: Path) -> dict:
     }
 
 
+# channels_redis waits for messages with BZPOPMIN for 5 seconds; redis-py's
+# default socket timeout is also 5 seconds, so an idle consumer's read could
+# time out just as the server answers and crash the consumer. Reads get
+# longer than the blocking wait.
+REDIS_LAYER_HOST = {"address": REDIS_URL, "socket_timeout": 30}
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_LAYER_HOST]},
         },
     }
     CACHES = {

@@ -9,6 +9,7 @@ from .base import *  # noqa: F403
 from .base import (
     CACHES,
     DATABASES,
+    REDIS_LAYER_HOST,
     REDIS_URL,
     REST_FRAMEWORK,
     VAR_DIR,
@@ -38,7 +39,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "pulka-test"},
+            "CONFIG": {"hosts": [REDIS_LAYER_HOST], "prefix": "pulka-test"},
         },
     }
 else:

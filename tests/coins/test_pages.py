@@ -41,7 +41,7 @@ def test_the_wallet_shows_balance_ledger_and_that_it_is_not_money(client):
     assert '<strong id="balance">880</strong>' in content
     assert "game:8" in content
     assert ">-120<" in content
-    assert "game:77" not in content and "345" not in content
+    assert "game:77" not in content and ">-345<" not in content
     assert 'href="/coins/"' in content  # the navigation link
 
 
