@@ -22,12 +22,12 @@ from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
 from games.errors import NotAllowed
-from games.models import Game, GameEvent, Table
+from games.models import Game
 from ratings import services as ratings
 
-from . import notify
 from .play import locked_game
 from .stakes import escrow_ref
+from .stepping import stop_game
 
 
 def game_annul(*, game_id: int, by, now=None) -> bool:
@@ -45,7 +45,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
         if game.status == Game.Status.ABORTED:
             raise NotAllowed("the game was called off: there is nothing to annul")
         if game.status == Game.Status.PLAYING:
-            _end_in_progress(game)
+            stop_game(game)
         else:
             _take_back_payouts(game, by)
         if game.table.stake:
@@ -61,24 +61,6 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
         game.annulled_by = by
         game.save()
     return True
-
-
-def _end_in_progress(game: Game) -> None:
-    """Stop a game being played: an abort event, no deadline, the table
-    closed, and the players told once the annulment commits (the caller
-    saves the game)."""
-    game.version += 1
-    GameEvent.objects.create(
-        game=game,
-        version=game.version,
-        kind=GameEvent.Kind.ABORT,
-        public=[{"type": "aborted"}],
-    )
-    game.deadline = None
-    Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
-    events = [{"version": game.version, "events": [{"type": "aborted"}]}]
-    state = game.engine_state()
-    transaction.on_commit(lambda: notify.game_changed(game, state, events))
 
 
 def _take_back_payouts(game: Game, by) -> None:

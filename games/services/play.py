@@ -12,10 +12,10 @@ from games.bots import automatic_move
 from games.engine import EngineError
 from games.engine.actions import Resign, action_from_json
 from games.errors import NotAllowed, NotFound, NotPlaying, PlayError, StaleVersion
-from games.models import ActionReceipt, Game, GameEvent, Seat, Table
+from games.models import ActionReceipt, Game, GameEvent, Seat
 
-from . import notify, stakes
-from .stepping import commit_game, step
+from . import stakes
+from .stepping import commit_game, step, stop_game
 
 
 def locked_game(game_id: int) -> Game:
@@ -113,22 +113,11 @@ def game_abort(*, game_id: int, user) -> None:
             raise NotPlaying("the game is over")
         if game.cards_played:
             raise NotAllowed("a game can be aborted only before its first card")
-        game.version += 1
-        GameEvent.objects.create(
-            game=game,
-            version=game.version,
-            kind=GameEvent.Kind.ABORT,
-            public=[{"type": "aborted"}],
-        )
+        stop_game(game)
         game.status = Game.Status.ABORTED
-        game.deadline = None
         game.finished_at = timezone.now()
         game.save()
-        Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
         stakes.refund(game)
-        events = [{"version": game.version, "events": [{"type": "aborted"}]}]
-        state = game.engine_state()
-        transaction.on_commit(lambda: notify.game_changed(game, state, events))
 
 
 def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:

@@ -113,3 +113,21 @@ def commit_game(game: Game, state: State, events: list, now=None) -> None:
     game_id, version, deadline = game.pk, game.version, game.deadline
     if deadline is not None:
         transaction.on_commit(lambda: notify.schedule_move(game_id, version, deadline))
+
+
+def stop_game(game: Game) -> None:
+    """Stop a game being played: an abort event, no deadline, the table
+    closed, and the players told once the change commits. The caller sets
+    the game's final status and saves it."""
+    game.version += 1
+    GameEvent.objects.create(
+        game=game,
+        version=game.version,
+        kind=GameEvent.Kind.ABORT,
+        public=[{"type": "aborted"}],
+    )
+    game.deadline = None
+    Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
+    events = [{"version": game.version, "events": [{"type": "aborted"}]}]
+    state = game.engine_state()
+    transaction.on_commit(lambda: notify.game_changed(game, state, events))
