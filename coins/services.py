@@ -21,6 +21,8 @@ accounts, amount or reason) is a bug in the caller and raises ``KeyReused``.
 
 from __future__ import annotations
 
+import random
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import date
@@ -387,10 +389,13 @@ def escrow_refund(
             ]
         return sorted([*earlier.values(), *made], key=lambda e: e.credit.owner_id)
 
-    for _attempt in range(5):
+    # Under a burst of stakes the look-then-lock can miss a few times; back
+    # off a little (with jitter, so racing refunds do not keep colliding).
+    for attempt in range(20):
         entries = _once_more_on_duplicate(refund)
         if entries is not None:
             return entries
+        time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
     raise CoinError(f"stakes kept arriving at {ref} during its refund")
 
 
