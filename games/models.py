@@ -40,6 +40,13 @@ class Table(models.Model):
     ranked = models.BooleanField(default=False)
     stake = models.PositiveIntegerField(default=0)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    # After this many timed-out moves in a row a person forfeits the seat (a
+    # bot plays on; in Japanese Joker the game is lost); 0: never. Tournament
+    # tables set it, so a player who never shows up cannot stall a round.
+    forfeit_after_timeouts = models.PositiveSmallIntegerField(default=0)
+    # Seated by the site (a tournament round), not by the players: nobody
+    # may call its game off.
+    managed = models.BooleanField(default=False)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
     )

@@ -1,1 +1,342 @@
-"""Models of the tournaments app."""
+"""Tournaments, their recurring schedules, entries, rounds and boards.
+
+A tournament is set up by staff (or created by a ``Schedule``), takes
+registrations until it starts, then plays rounds. Each round is a set of
+boards: a board is one live table (``games.Table``) with its seats, or a bye.
+Standings are not stored: they are computed from the boards' results by the
+pure functions of ``tournaments.formats`` (``tournaments.standings``). All
+changes go through ``tournaments.services``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rules import JAPANESE_TARGETS
+from ratings.categories import CATEGORIES, preset
+
+TOURNAMENT_CATEGORIES = [
+    (slug, CATEGORIES[slug].label) for slug in ("joker", "joker-nines", "japanese")
+]
+
+
+def default_prize_split() -> list:
+    return [50, 30, 20]
+
+
+def default_points() -> list:
+    return [4, 2, 1, 0]
+
+
+class Format(models.TextChoices):
+    SWISS = "swiss", _("Swiss")
+    KNOCKOUT = "knockout", _("Knockout")
+    MULTITABLE = "multitable", _("Tables of four")
+
+
+# Which formats suit which number of players at a table.
+TWO_PLAYER_FORMATS = {Format.SWISS, Format.KNOCKOUT}
+FOUR_PLAYER_FORMATS = {Format.MULTITABLE}
+
+
+class TournamentSettings(models.Model):
+    """What a tournament plays and costs; shared by tournaments and the
+    recurring schedules that create them."""
+
+    name = models.CharField(_("name"), max_length=100)
+    category = models.CharField(
+        _("category"), max_length=32, choices=TOURNAMENT_CATEGORIES
+    )
+    format = models.CharField(_("format"), max_length=16, choices=Format.choices)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"),
+        default=3,
+        validators=[MinValueValidator(1)],
+        help_text=_("Swiss and tables of four; a knockout plays until one is left."),
+    )
+    short_match = models.BooleanField(
+        _("short match"),
+        default=False,
+        help_text=_("Japanese Joker to 11 points; Joker plays the nines schedule."),
+    )
+    final_table = models.BooleanField(
+        _("final table"),
+        default=False,
+        help_text=_("Tables of four: the last round is one table of the top four."),
+    )
+    points_for_places = models.JSONField(
+        _("points for places"),
+        default=default_points,
+        help_text=_("Tables of four: tournament points for 1st, 2nd, 3rd, 4th."),
+    )
+    entry_fee = models.PositiveIntegerField(_("entry fee (Domino Coin)"), default=0)
+    min_players = models.PositiveSmallIntegerField(
+        _("minimum players"), default=4, validators=[MinValueValidator(2)]
+    )
+    max_players = models.PositiveSmallIntegerField(
+        _("maximum players"), default=32, validators=[MinValueValidator(2)]
+    )
+    prize_split = models.JSONField(
+        _("prize split (percent by place)"),
+        default=default_prize_split,
+        help_text=_("For example [50, 30, 20]: adds up to 100, never increases."),
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        _("turn timer (seconds)"), default=30
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def players_per_table(self) -> int:
+        return CATEGORIES[self.category].players
+
+    def game_profile(self) -> tuple[str, dict]:
+        """The rule profile and options its games are played with."""
+        profile, options = preset(self.category)
+        options = dict(options)
+        if self.short_match:
+            if profile == "japanese":
+                options["target"] = min(JAPANESE_TARGETS)
+            else:
+                options["schedule"] = "nines"
+        return profile, options
+
+    def clean(self):
+        from tournaments.validation import check_settings
+
+        errors = check_settings(self)
+        if errors:
+            raise ValidationError(errors)
+
+
+class Schedule(TournamentSettings):
+    """A recurring tournament: one is created for every start it lists,
+    ``create_ahead_hours`` before that start, so players can register."""
+
+    time_of_day = models.TimeField(_("start time (UTC)"))
+    weekdays = models.CharField(
+        _("weekdays"),
+        max_length=7,
+        default="0123456",
+        help_text=_("Days it runs, 0 = Monday ... 6 = Sunday; '0123456' is daily."),
+    )
+    create_ahead_hours = models.PositiveSmallIntegerField(
+        _("open registration (hours before)"), default=24
+    )
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        verbose_name = _("recurring tournament")
+        verbose_name_plural = _("recurring tournaments")
+        ordering = ["time_of_day", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.time_of_day:%H:%M})"
+
+    def clean(self):
+        super().clean()
+        if not self.weekdays or any(day not in "0123456" for day in self.weekdays):
+            raise ValidationError({"weekdays": _("Use digits 0 (Monday) to 6.")})
+
+
+class Tournament(TournamentSettings):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    starts_at = models.DateTimeField(_("starts at"), db_index=True)
+    status = models.CharField(
+        _("status"),
+        max_length=16,
+        choices=Status.choices,
+        default=Status.SCHEDULED,
+        db_index=True,
+    )
+    schedule = models.ForeignKey(
+        Schedule,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("recurring tournament"),
+    )
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    cancel_reason = models.CharField(
+        _("why cancelled"), max_length=200, blank=True, default=""
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_at", "-id"]
+        constraints = [
+            # A schedule creates one tournament per start, however many
+            # beat processes ask at once.
+            models.UniqueConstraint(
+                fields=["schedule", "starts_at"], name="one_tournament_per_start"
+            ),
+        ]
+        permissions = [("cancel_tournament", "Can cancel tournaments")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.starts_at:%Y-%m-%d %H:%M})"
+
+    @property
+    def pool_ref(self) -> str:
+        return f"tournament:{self.pk}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.SCHEDULED
+
+
+class Entry(models.Model):
+    """A player's place in a tournament, from registration to final place."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        PLAYING = "playing", _("Playing")
+        ELIMINATED = "eliminated", _("Knocked out")
+        DROPPED = "dropped", _("Withdrawn for missing a round")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.REGISTERED
+    )
+    # Counts registrations (a player may withdraw and come back before the
+    # start); the fee's ledger keys carry it, so each payment is its own.
+    registrations = models.PositiveSmallIntegerField(default=1)
+    rating = models.IntegerField(_("rating at the start"), null=True, blank=True)
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("final place"), null=True, blank=True)
+    prize = models.PositiveIntegerField(_("prize"), default=0)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "place", "seed", "registered_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="one_entry_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament_id}"
+
+    @property
+    def in_play(self) -> bool:
+        """Still to be paired in later rounds."""
+        return self.status == self.Status.PLAYING
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="round_set"
+    )
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PLAYING
+    )
+    is_final_table = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="one_round_per_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} round {self.number}"
+
+
+class Board(models.Model):
+    """One table of a round (or a bye): who sits where, and how it ended."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    table = models.OneToOneField(
+        "games.Table",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_board",
+    )
+    is_bye = models.BooleanField(default=False)
+    # Set once the table's game has ended and its result is copied to the
+    # seats below.
+    finished = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "number"], name="one_board_per_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} board {self.number}"
+
+
+class BoardSeat(models.Model):
+    """A seat of a board: an entry or a bot (``entry`` empty), its result."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="board_seats",
+    )
+    # Filled when the game ends: 1 = first; ties share a place.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    # The player made no move of their own in this game (timers played it).
+    absent = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["board", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["board", "number"], name="one_board_seat_per_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} seat {self.number}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.entry_id is None

@@ -286,6 +286,9 @@ PULKA_HIGH_STAKE = env.int("PULKA_HIGH_STAKE", default=500)
 # Largest WebSocket frame a client may send, in bytes.
 PULKA_MAX_FRAME_BYTES = 4096
 
+# How often beat looks for tournaments to create, start or move on.
+PULKA_TOURNAMENT_TICK_SECONDS = env.float("PULKA_TOURNAMENT_TICK_SECONDS", default=5.0)
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-lost-timers": {
         "task": "games.tasks.sweep",
@@ -298,6 +301,12 @@ CELERY_BEAT_SCHEDULE = {
         # A tick still queued when the next is due is dropped, not run late
         # (django-celery-beat reads "expire_seconds", not "expires").
         "options": {"expire_seconds": 2},
+    },
+    # Tournaments: recurring ones created, due ones started, results taken in.
+    "tournaments-tick": {
+        "task": "tournaments.tasks.tick",
+        "schedule": PULKA_TOURNAMENT_TICK_SECONDS,
+        "options": {"expire_seconds": PULKA_TOURNAMENT_TICK_SECONDS},
     },
     # Domino Coin: the daily top-up of low wallets (keyed per user and day).
     "refill-wallets": {

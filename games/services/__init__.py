@@ -4,7 +4,14 @@ Pages, the API, the admin, WebSocket consumers and Celery tasks call them;
 none of those writes models directly.
 """
 
-from .play import game_abort, game_act, game_advance_overdue, game_resign, sweep_overdue
+from .play import (
+    game_abort,
+    game_act,
+    game_advance_overdue,
+    game_call_off,
+    game_resign,
+    sweep_overdue,
+)
 from .presence import (
     seat_connected,
     seat_disconnected,
@@ -17,12 +24,14 @@ from .tables import (
     seat_remove_bot,
     seat_take,
     table_create,
+    table_create_seated,
 )
 
 __all__ = [
     "game_abort",
     "game_act",
     "game_advance_overdue",
+    "game_call_off",
     "game_resign",
     "seat_add_bot",
     "seat_connected",
@@ -34,4 +43,5 @@ __all__ = [
     "sweep_disconnected",
     "sweep_overdue",
     "table_create",
+    "table_create_seated",
 ]

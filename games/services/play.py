@@ -111,6 +111,8 @@ def game_abort(*, game_id: int, user) -> None:
         _seat_of(game, user)
         if game.status != Game.Status.PLAYING:
             raise NotPlaying("the game is over")
+        if game.table.managed:
+            raise NotAllowed("a tournament game cannot be called off")
         if game.cards_played:
             raise NotAllowed("a game can be aborted only before its first card")
         stop_game(game)
@@ -118,6 +120,21 @@ def game_abort(*, game_id: int, user) -> None:
         game.finished_at = timezone.now()
         game.save()
         stakes.refund(game)
+
+
+def game_call_off(*, game_id: int) -> bool:
+    """Stop a game in progress for the site (its tournament was cancelled):
+    no result, stakes back. False when it was no longer being played."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.PLAYING:
+            return False
+        stop_game(game)
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save()
+        stakes.refund(game)
+        return True
 
 
 def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
@@ -141,11 +158,34 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
         state = game.engine_state()
         seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
         cause = GameEvent.Cause.BOT if seat.played_by_bot else GameEvent.Cause.TIMEOUT
+        if cause == GameEvent.Cause.TIMEOUT and _forfeits(game, seat):
+            resign_seat(game, seat, GameEvent.Cause.TIMEOUT)
+            return True
         action = automatic_move(game, state, seat)
         events: list = []
         state = step(game, state, action, cause=cause, events=events)
         commit_game(game, state, events, now=now)
         return True
+
+
+def _forfeits(game: Game, seat: Seat) -> bool:
+    """Whether this timeout is one too many: the seat's last moves (as many
+    as the table allows, less this one) all timed out too."""
+    limit = game.table.forfeit_after_timeouts
+    if not limit:
+        return False
+    if limit == 1:
+        return True
+    causes = list(
+        GameEvent.objects.filter(
+            game=game, seat=seat.number, kind=GameEvent.Kind.ACTION
+        )
+        .order_by("-version")
+        .values_list("cause", flat=True)[: limit - 1]
+    )
+    return len(causes) == limit - 1 and all(
+        cause == GameEvent.Cause.TIMEOUT for cause in causes
+    )
 
 
 def sweep_overdue(*, now=None) -> int:

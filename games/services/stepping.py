@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import fairness
+from games import fairness, signals
 from games.engine import apply
 from games.engine.actions import Deal, PlayCard, Resign, action_to_json
 from games.engine.codec import state_to_json
@@ -109,6 +109,7 @@ def commit_game(game: Game, state: State, events: list, now=None) -> None:
     game.save()
     if state.is_over:
         stakes.settle(game)
+        announce_end(game)
     transaction.on_commit(lambda: notify.game_changed(game, state, events))
     game_id, version, deadline = game.pk, game.version, game.deadline
     if deadline is not None:
@@ -131,3 +132,12 @@ def stop_game(game: Game) -> None:
     events = [{"version": game.version, "events": [{"type": "aborted"}]}]
     state = game.engine_state()
     transaction.on_commit(lambda: notify.game_changed(game, state, events))
+    announce_end(game)
+
+
+def announce_end(game: Game) -> None:
+    """Tell the listeners of ``signals.game_ended`` once the end commits."""
+    game_id, table_id = game.pk, game.table_id
+    transaction.on_commit(
+        lambda: signals.game_ended.send(sender=Game, game_id=game_id, table_id=table_id)
+    )

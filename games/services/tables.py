@@ -63,6 +63,45 @@ def table_create(
     return table
 
 
+def table_create_seated(
+    *,
+    profile: str,
+    options: dict,
+    turn_seconds: int,
+    players: list,
+    created_by,
+    forfeit_after_timeouts: int = 0,
+) -> Table:
+    """Open a table with every seat taken and start its game at once (a
+    tournament round): ``players`` holds a user, or None for a practice bot,
+    per seat. Call it inside the caller's transaction."""
+    rules = make_rules(profile, options)
+    if len(players) != rules.players:
+        raise PlayError(f"{profile} is played by {rules.players}")
+    if type(turn_seconds) is not int or not 1 <= turn_seconds <= 600:
+        raise PlayError("the turn timer is a whole number of seconds")
+    with transaction.atomic():
+        table = Table.objects.create(
+            profile=profile,
+            options=dict(rules.options),
+            turn_seconds=turn_seconds,
+            created_by=created_by,
+            forfeit_after_timeouts=forfeit_after_timeouts,
+            managed=True,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                number=number,
+                user=player,
+                bot="" if player is not None else Seat.Bot.PRACTICE,
+            )
+            for number, player in enumerate(players)
+        )
+        _start_if_full(table)
+    return table
+
+
 def _open_table(table_id: int) -> Table:
     try:
         table = Table.objects.select_for_update().get(pk=table_id)

@@ -1,0 +1,114 @@
+"""Helpers for the tournament tests: players with coins, tournaments that
+start now, and playing their games out through the live-play services."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.utils import timezone
+
+from coins import services as coins
+from games import services as games
+from games.engine.actions import action_to_json
+from games.engine.bots.autopilot import autopilot_action
+from games.models import Game, Seat
+from tests.factories import UserFactory
+from tournaments import services
+from tournaments.models import Board, Tournament
+
+DEFAULTS = {
+    "joker": {"format": "multitable", "rounds": 2},
+    "joker-nines": {"format": "multitable", "rounds": 2},
+    "japanese": {"format": "swiss", "rounds": 3},
+}
+
+
+def players(count: int, coins_each: int = 1000) -> list:
+    made = []
+    for _ in range(count):
+        user = UserFactory(username=f"t-{uuid.uuid4().hex[:10]}")
+        if coins_each:
+            coins.grant(user=user, amount=coins_each, key=f"test-grant:{user.pk}")
+        made.append(user)
+    return made
+
+
+def make_tournament(category="japanese", starts_in=timedelta(hours=1), **fields):
+    settings = {
+        "name": f"Test {category}",
+        "category": category,
+        "starts_at": timezone.now() + starts_in,
+        "entry_fee": 100,
+        "min_players": 2,
+        "max_players": 64,
+        "short_match": True,
+        "turn_seconds": 30,
+        **DEFAULTS[category],
+        **fields,
+    }
+    return services.tournament_create(**settings)
+
+
+def register_all(tournament: Tournament, users: list) -> None:
+    for user in users:
+        services.tournament_register(tournament_id=tournament.pk, user=user)
+
+
+def start_now(tournament: Tournament) -> str | None:
+    return services.tournament_start(
+        tournament_id=tournament.pk, now=tournament.starts_at + timedelta(seconds=1)
+    )
+
+
+def play_game(game_id: int, absent: frozenset = frozenset()) -> None:
+    """Play a game to its end: people by the autopilot through ``game_act``,
+    bots (and the ``absent`` users, whose timers run out) as the timers
+    would move them."""
+    while True:
+        game = Game.objects.select_related("table").get(pk=game_id)
+        if game.status != Game.Status.PLAYING:
+            return
+        state = game.engine_state()
+        seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
+        if seat.played_by_bot or seat.user_id in absent:
+            games.game_advance_overdue(
+                game_id=game.pk,
+                version=game.version,
+                now=game.deadline + timedelta(seconds=1),
+            )
+            continue
+        action = action_to_json(autopilot_action(state))
+        action.pop("seat")
+        games.game_act(
+            game_id=game.pk,
+            user=seat.user,
+            action=action,
+            expected_version=game.version,
+            client_id=uuid.uuid4().hex,
+        )
+
+
+def open_boards(tournament: Tournament) -> list[Board]:
+    return list(
+        Board.objects.filter(
+            round__tournament=tournament, finished=False, table__isnull=False
+        ).select_related("table__game")
+    )
+
+
+def play_round(tournament: Tournament, absent: frozenset = frozenset()) -> None:
+    """Play every open game of the current round and take the results in
+    (as the worker's task would)."""
+    for board in open_boards(tournament):
+        play_game(board.table.game.pk, absent)
+        services.board_ended(board_id=board.pk)
+
+
+def play_to_the_end(tournament: Tournament, absent=frozenset(), limit=20) -> None:
+    for _ in range(limit):
+        tournament.refresh_from_db()
+        if tournament.status != Tournament.Status.RUNNING:
+            return
+        play_round(tournament, absent)
+    raise AssertionError("the tournament did not end")

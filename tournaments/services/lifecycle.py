@@ -1,0 +1,167 @@
+"""Creating, starting, finishing and cancelling tournaments."""
+
+from __future__ import annotations
+
+import math
+
+from django.db import transaction
+from django.utils import timezone
+
+from coins import services as coins
+from games import services as games
+from ratings import elo
+from ratings.models import Rating
+from tournaments import notify
+from tournaments.errors import TournamentError
+from tournaments.formats.prizes import split_prizes
+from tournaments.models import Board, Entry, Format, Tournament
+from tournaments.standings import final_places
+
+from .locking import locked_tournament
+
+TOO_FEW_PLAYERS = "too few players"
+
+
+def tournament_create(**fields) -> Tournament:
+    """Create a tournament after the same checks as the admin form."""
+    tournament = Tournament(**fields)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+def tournament_start(*, tournament_id: int, now=None) -> str | None:
+    """Start a tournament that is due: "started", "cancelled" (too few
+    players, every fee back), or None when it is not due or no longer
+    waiting (so a second start of the same tournament does nothing)."""
+    from .rounds import start_round
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.SCHEDULED:
+            return None
+        if tournament.starts_at > now:
+            return None
+        entries = list(
+            tournament.entries.filter(status=Entry.Status.REGISTERED)
+            .select_related("user")
+            .order_by("registered_at", "pk")
+        )
+        banned = [e for e in entries if not e.user.is_active]
+        if banned:
+            _withdraw_banned(tournament, banned)
+            entries = [e for e in entries if e.user.is_active]
+        if len(entries) < tournament.min_players:
+            _cancel(tournament, TOO_FEW_PLAYERS, now)
+            return "cancelled"
+        _seed(tournament, entries)
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = now
+        if tournament.format == Format.KNOCKOUT:
+            tournament.rounds = max(1, math.ceil(math.log2(len(entries))))
+        tournament.save()
+        start_round(tournament, 1, now)
+        return "started"
+
+
+def start_due(*, now=None) -> dict[int, str]:
+    """Start (or cancel) every tournament whose start time has come."""
+    now = now or timezone.now()
+    due = Tournament.objects.filter(
+        status=Tournament.Status.SCHEDULED, starts_at__lte=now
+    ).values_list("pk", flat=True)
+    outcomes = {}
+    for tournament_id in list(due):
+        outcome = tournament_start(tournament_id=tournament_id, now=now)
+        if outcome is not None:
+            outcomes[tournament_id] = outcome
+    return outcomes
+
+
+def _withdraw_banned(tournament: Tournament, entries: list[Entry]) -> None:
+    for entry in entries:
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+    if tournament.entry_fee:
+        coins.pool_refund(
+            ref=tournament.pool_ref,
+            key_prefix=f"{tournament.pool_ref}:banned",
+            user_ids=[e.user_id for e in entries],
+        )
+
+
+def _seed(tournament: Tournament, entries: list[Entry]) -> None:
+    """Seeds by rating in the tournament's category (then by who came first)."""
+    ratings = dict(
+        Rating.objects.filter(
+            user_id__in=[e.user_id for e in entries], category=tournament.category
+        ).values_list("user_id", "rating")
+    )
+    ordered = sorted(
+        enumerate(entries),
+        key=lambda item: (-ratings.get(item[1].user_id, elo.START), item[0]),
+    )
+    for seed, (_, entry) in enumerate(ordered, start=1):
+        entry.rating = ratings.get(entry.user_id, elo.START)
+        entry.seed = seed
+        entry.status = Entry.Status.PLAYING
+    Entry.objects.bulk_update(entries, ["rating", "seed", "status"])
+
+
+def finish(tournament: Tournament, now) -> None:
+    """Final places, prizes out of the pool (all of it), results final.
+    Runs under the tournament's lock, once its last round has ended."""
+    places = final_places(tournament)
+    entries = {e.pk: e for e in tournament.entries.filter(pk__in=places)}
+    pool = coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
+    prizes = split_prizes(pool, tournament.prize_split, places)
+    for entry_id, entry in entries.items():
+        entry.place = places[entry_id]
+        entry.prize = prizes.get(entry_id, 0)
+    Entry.objects.bulk_update(list(entries.values()), ["place", "prize"])
+    if pool:
+        coins.pool_payout(
+            ref=tournament.pool_ref,
+            shares={entry.user_id: entry.prize for entry in entries.values()},
+            key_prefix=f"{tournament.pool_ref}:prize",
+        )
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.save()
+    notify.changed_on_commit(tournament.pk, "finished")
+
+
+def tournament_cancel(*, tournament_id: int, reason: str = "", now=None) -> None:
+    """Call a tournament off (staff): games in play stop, every entry fee
+    still in the pool goes back to whoever paid it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status in (
+            Tournament.Status.FINISHED,
+            Tournament.Status.CANCELLED,
+        ):
+            raise TournamentError(
+                f"the tournament is already {tournament.get_status_display().lower()}",
+                code="over",
+            )
+        _cancel(tournament, reason or "cancelled by the organisers", now)
+        playing = Board.objects.filter(
+            round__tournament=tournament, finished=False, table__isnull=False
+        ).values_list("table__game", flat=True)
+        for game_id in playing:
+            if game_id is not None:
+                games.game_call_off(game_id=game_id)
+
+
+def _cancel(tournament: Tournament, reason: str, now) -> None:
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancel_reason = reason[:200]
+    tournament.finished_at = now
+    tournament.save()
+    if tournament.entry_fee:
+        coins.pool_refund(
+            ref=tournament.pool_ref, key_prefix=f"{tournament.pool_ref}:cancel"
+        )
+    notify.changed_on_commit(tournament.pk, "cancelled")

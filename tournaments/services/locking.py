@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from tournaments.errors import TournamentNotFound
+from tournaments.models import Tournament
+
+
+def locked_tournament(tournament_id: int) -> Tournament:
+    """The tournament's row, locked until the transaction ends."""
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist as error:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}") from error

@@ -1,0 +1,26 @@
+"""Beat-driven and event-driven tournament work, as Celery tasks.
+
+Every task calls an idempotent service, so a task delivered twice, or the
+same tick run by two beat processes, changes things once.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments import services
+
+
+@shared_task(ignore_result=True)
+def tick() -> dict:
+    """Periodic (celery beat): recurring tournaments created ahead, due
+    tournaments started, and any ended game whose message was lost taken in."""
+    created = services.create_scheduled()
+    started = services.start_due()
+    recorded = services.sweep_running()
+    return {"created": len(created), "started": started, "recorded": recorded}
+
+
+@shared_task(ignore_result=True)
+def board_ended(board_id: int) -> bool:
+    return services.board_ended(board_id=board_id)
