@@ -208,8 +208,9 @@ def _with_final_table(tournament: Tournament, boards: list[Board]) -> list[Row]:
         result.append(row)
     rest = list(by_entry.values())
     keys = [(r.points, r.tiebreaks) for r in rest]
+    finalists = len(result)
     for row, place in zip(rest, _ranked_places(keys), strict=True):
-        row.place = place + len(result)
+        row.place = finalists + place
         result.append(row)
     return result
 

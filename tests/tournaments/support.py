@@ -25,11 +25,15 @@ DEFAULTS = {
 
 
 def players(count: int, coins_each: int = 1000) -> list:
+    """``count`` new users whose wallets hold exactly ``coins_each``."""
     made = []
     for _ in range(count):
         user = UserFactory(username=f"t-{uuid.uuid4().hex[:10]}")
-        if coins_each:
-            coins.grant(user=user, amount=coins_each, key=f"test-grant:{user.pk}")
+        change = coins_each - coins.wallet_of(user).balance
+        if change:
+            coins.admin_adjust(
+                user=user, amount=change, reason_text="test wallet", by=user
+            )
         made.append(user)
     return made
 

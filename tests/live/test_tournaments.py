@@ -1,0 +1,183 @@
+"""Whole tournaments on the real worker and beat.
+
+Celery beat's tick starts each tournament at its time; the people's moves
+are made here through the live-play services (the autopilot chooses them);
+every game's end reaches the worker as a task, which takes the result in,
+pairs and seats the next round, and pays the prizes at the end. Nothing here
+calls the tournament services except to register.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from coins import services as coins
+from games import services as games
+from games.engine.actions import action_to_json
+from games.engine.bots.autopilot import autopilot_action
+from games.errors import PlayError
+from games.models import Game, Seat
+from tournaments import services
+from tournaments.models import Board, Entry, Tournament
+from tournaments.services.lifecycle import TOO_FEW_PLAYERS
+
+from .support import wait_until
+
+STARTS_IN = timedelta(seconds=3)
+
+
+def create(people, category: str, fee: int = 100, **fields) -> Tournament:
+    tournament = services.tournament_create(
+        name=f"Live {category}",
+        category=category,
+        starts_at=timezone.now() + STARTS_IN,
+        entry_fee=fee,
+        min_players=2,
+        max_players=16,
+        short_match=True,
+        **fields,
+    )
+    for person in people:
+        services.tournament_register(tournament_id=tournament.pk, user=person.user)
+    return tournament
+
+
+def make_a_move(board: Board) -> bool:
+    """The move of the person to play at ``board``'s table, if it is a
+    person's turn (the worker moves the bots)."""
+    game = Game.objects.get(table_id=board.table_id)
+    if game.status != Game.Status.PLAYING:
+        return False
+    state = game.engine_state()
+    seat = Seat.objects.select_related("user").get(
+        table_id=board.table_id, number=state.turn
+    )
+    if seat.played_by_bot:
+        return False
+    action = action_to_json(autopilot_action(state))
+    action.pop("seat")
+    try:
+        games.game_act(
+            game_id=game.pk,
+            user=seat.user,
+            action=action,
+            expected_version=game.version,
+            client_id=uuid.uuid4().hex,
+        )
+    except PlayError:  # a timer moved first; look again
+        return False
+    return True
+
+
+def play_until_over(tournament: Tournament, timeout: float) -> Tournament:
+    limit = time.monotonic() + timeout
+    while True:
+        tournament.refresh_from_db()
+        if tournament.status in (
+            Tournament.Status.FINISHED,
+            Tournament.Status.CANCELLED,
+        ):
+            return tournament
+        if time.monotonic() > limit:
+            raise AssertionError(
+                f"tournament still {tournament.status} in round "
+                f"{tournament.current_round} after {timeout}s"
+            )
+        boards = Board.objects.filter(
+            round__tournament=tournament, finished=False, table__isnull=False
+        )
+        moved = sum(make_a_move(board) for board in boards)
+        if not moved:
+            time.sleep(0.05)
+
+
+def check_the_books(tournament: Tournament, people, total: int, fee: int) -> None:
+    entries = list(tournament.entries.all())
+    assert coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL) == 0
+    assert coins.ledger_total() == total
+    assert sum(e.prize for e in entries) == fee * len(people)
+    for entry in entries:
+        assert entry.place is not None
+        assert coins.wallet_of(entry.user).balance == 1000 - fee + entry.prize
+
+
+def wait_for_the_start(tournament: Tournament) -> Tournament:
+    def started():
+        tournament.refresh_from_db()
+        return tournament.status != Tournament.Status.SCHEDULED
+
+    wait_until(started, 30, "beat to start the tournament")
+    return tournament
+
+
+@pytest.fixture
+def funded(people):
+    """funded(n): n signed-in people holding exactly 1000 Domino Coin."""
+
+    def make(count: int):
+        made = people(count)
+        for person in made:
+            change = 1000 - coins.wallet_of(person.user).balance
+            if change:
+                coins.admin_adjust(
+                    user=person.user, amount=change, reason_text="test", by=person.user
+                )
+        return made
+
+    return make
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("category", "fields", "count", "rounds"),
+    [
+        ("japanese", {"format": "swiss", "rounds": 2}, 3, 2),
+        ("japanese", {"format": "knockout"}, 4, 2),
+        ("joker-nines", {"format": "multitable", "rounds": 2}, 4, 2),
+    ],
+    ids=["swiss", "knockout", "tables-of-four"],
+)
+def test_a_whole_tournament_runs_on_the_worker(
+    beat, funded, category, fields, count, rounds
+):
+    people = funded(count)
+    tournament = create(people, category, **fields)
+    total = coins.ledger_total()
+
+    wait_for_the_start(tournament)
+    assert tournament.status == Tournament.Status.RUNNING
+    assert tournament.started_at >= tournament.starts_at
+    play_until_over(tournament, timeout=200)
+
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.round_set.count() == rounds
+    assert not Board.objects.filter(round__tournament=tournament, finished=False)
+    check_the_books(tournament, people, total, fee=100)
+    assert (
+        tournament.entries.filter(place=1).count() == 1
+        or fields["format"] != "knockout"
+    )
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.django_db(transaction=True)
+def test_too_few_players_at_the_start_time_get_their_fees_back(beat, funded):
+    people = funded(2)
+    tournament = create(people, "japanese", format="swiss", rounds=2)
+    Tournament.objects.filter(pk=tournament.pk).update(min_players=3)
+    total = coins.ledger_total()
+
+    wait_for_the_start(tournament)
+
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert tournament.cancel_reason == TOO_FEW_PLAYERS
+    assert coins.ledger_total() == total
+    for person in people:
+        assert coins.wallet_of(person.user).balance == 1000
+    assert not Entry.objects.filter(tournament=tournament, place__isnull=False)
