@@ -18,12 +18,15 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + quickplay))
+            AuthMiddlewareStack(
+                URLRouter(websocket_urlpatterns + quickplay + tournaments)
+            )
         ),
     }
 )

@@ -59,11 +59,41 @@ def test_seed_demo_creates_players_tables_and_rated_games_once(settings):
         username__in=["nino", "giorgi", "tamar", "levan"]
     )
     assert players.count() == 4
-    finished = Game.objects.filter(status=Game.Status.FINISHED)
+    finished = Game.objects.filter(
+        status=Game.Status.FINISHED, table__ranked=True
+    )
     assert finished.count() == 2
     assert RatingChange.objects.count() == 2 + 4
     assert Table.objects.filter(status=Table.Status.OPEN).count() == 2
-    # Stakes moved between the players and nothing else: the welcome grants
-    # are all there is.
-    assert sum(wallet_of(p).balance for p in players) == 4 * 1000
+    # Stakes and the demo tournament's fees and prizes moved between the
+    # players and nothing else: the welcome grants are all there is.
+    from coins.models import Account
+
+    pools = Account.objects.filter(kind=Account.Kind.TOURNAMENT_POOL)
+    in_pools = sum(pool.balance for pool in pools)
+    assert in_pools == 2 * 50  # two entries to the open tournament
+    assert sum(wallet_of(p).balance for p in players) + in_pools == 4 * 1000
     assert ledger_total() == 0
+
+
+def test_seed_demo_creates_tournaments_once(settings):
+    from coins.services import Kind, escrow_balance
+    from tournaments.models import Schedule, Tournament
+
+    settings.DEBUG = True
+
+    first = run_seed_demo()
+    run_seed_demo()
+
+    assert "finished Swiss tournament" in first
+    finished = Tournament.objects.get(status=Tournament.Status.FINISHED)
+    entries = list(finished.entries.all())
+    assert len(entries) == 4
+    assert sorted(e.place for e in entries)[0] == 1
+    assert sum(e.prize for e in entries) == 4 * finished.entry_fee
+    assert escrow_balance(finished.pool_ref, Kind.TOURNAMENT_POOL) == 0
+    upcoming = Tournament.objects.get(name="Friday Joker")
+    assert upcoming.status == Tournament.Status.SCHEDULED
+    assert upcoming.entries.count() == 2
+    schedule = Schedule.objects.get()
+    assert Tournament.objects.filter(schedule=schedule).count() == 1

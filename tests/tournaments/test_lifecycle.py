@@ -22,7 +22,7 @@ from ratings.models import Rating
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
-from tournaments.standings import standings
+from tournaments.standings import seat_of_user, standings
 
 from .support import (
     make_tournament,
@@ -387,9 +387,14 @@ def test_cancelling_a_running_tournament_stops_its_games_and_refunds():
     assert wallets(users) == {user.pk: 1000 for user in users}
     assert pool(tournament) == 0
     assert coins.ledger_total() == total
-    # The called-off game's end does not move the cancelled tournament.
+    # The called-off game's end does not move the cancelled tournament; its
+    # round is over, and nobody is sent to a table any more.
     assert services.board_ended(board_id=second.pk) is False
-    assert Round.objects.filter(tournament=tournament).count() == 1
+    (round_,) = Round.objects.filter(tournament=tournament)
+    assert round_.status == Round.Status.FINISHED
+    assert not Board.objects.filter(round=round_, finished=False).exists()
+    assert seat_of_user(tournament, users[0]) is None
+    assert all(row.points == 0 or row.games for row in standings(tournament))
 
 
 def test_cancelling_before_the_start_refunds_and_a_finished_one_cannot_be():

@@ -14,7 +14,7 @@ from ratings.models import Rating
 from tournaments import notify
 from tournaments.errors import TournamentError
 from tournaments.formats.prizes import split_prizes
-from tournaments.models import Board, Entry, Format, Tournament
+from tournaments.models import Board, Entry, Format, Round, Tournament
 from tournaments.standings import final_places
 
 from .locking import locked_tournament
@@ -150,9 +150,16 @@ def tournament_cancel(*, tournament_id: int, reason: str = "", now=None) -> None
         playing = Board.objects.filter(
             round__tournament=tournament, finished=False, table__isnull=False
         ).values_list("table__game", flat=True)
-        for game_id in playing:
+        for game_id in list(playing):
             if game_id is not None:
                 games.game_call_off(game_id=game_id)
+        # The round in play ends here, its called-off games without a result.
+        Board.objects.filter(round__tournament=tournament, finished=False).update(
+            finished=True
+        )
+        tournament.round_set.filter(status=Round.Status.PLAYING).update(
+            status=Round.Status.FINISHED, finished_at=now
+        )
 
 
 def _cancel(tournament: Tournament, reason: str, now) -> None:

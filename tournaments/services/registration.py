@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from coins import services as coins
 from coins.errors import InsufficientCoins
+from tournaments import notify
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Tournament
 
@@ -58,6 +59,7 @@ def tournament_register(*, tournament_id: int, user, now=None) -> Entry:
                     "you have fewer",
                     code="few_coins",
                 ) from error
+        notify.changed_on_commit(tournament.pk, "registration")
     return entry
 
 
@@ -80,4 +82,5 @@ def tournament_withdraw(*, tournament_id: int, user, now=None) -> Entry:
                 key_prefix=f"{tournament.pool_ref}:withdraw:{entry.registrations}",
                 user_ids=[user.pk],
             )
+        notify.changed_on_commit(tournament.pk, "registration")
     return entry

@@ -4,7 +4,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games.demo import create_demo_data
+from games.demo import DEMO_PLAYERS, create_demo_data
+from tournaments.demo import create_demo_tournaments
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "admin"
@@ -12,8 +13,8 @@ DEMO_ADMIN_PASSWORD = "admin"
 
 class Command(BaseCommand):
     help = (
-        "Create a demo superuser (admin/admin), demo players, open tables and "
-        "finished games. Safe to run again."
+        "Create a demo superuser (admin/admin), demo players, open tables, "
+        "finished games and tournaments. Safe to run again."
     )
 
     def add_arguments(self, parser):
@@ -48,5 +49,10 @@ class Command(BaseCommand):
                 f"Demo admin {DEMO_ADMIN_USERNAME!r} already exists (password "
                 f"{DEMO_ADMIN_PASSWORD!r} unless it was changed)."
             )
-        for line in create_demo_data():
+        created = create_demo_data()
+        players = list(
+            User.objects.filter(username__in=[name for name, _ in DEMO_PLAYERS])
+        )
+        created += create_demo_tournaments(players)
+        for line in created:
             self.stdout.write(self.style.SUCCESS(f"Created demo {line}"))

@@ -1,0 +1,118 @@
+// The tournament page: keeps its live part (registration, standings,
+// pairings) fresh over the tournament's WebSocket, and takes a signed-in
+// player to their table when a round seats them. Without JavaScript the
+// page still works; it is as fresh as its last load.
+(function () {
+  "use strict";
+
+  function readState(root) {
+    var marker = root.querySelector(".live-state");
+    return { table: (marker && marker.getAttribute("data-your-table")) || "" };
+  }
+
+  function start() {
+    var live = document.getElementById("tournament-live");
+    if (!live) return;
+    var url = live.getAttribute("data-url");
+    var shown = readState(live);
+    var fetching = false;
+    var again = false;
+
+    function show(html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var next = readState(holder);
+      // A table of yours that the page did not show before means a round
+      // has just seated you: go and play. One already shown at load is
+      // left alone, so coming back to this page does not bounce you away.
+      if (next.table && next.table !== shown.table) {
+        window.location.assign(next.table);
+        return;
+      }
+      live.innerHTML = html;
+      shown = next;
+    }
+
+    function refresh() {
+      // One request at a time; changes that arrive meanwhile cause one more.
+      if (fetching) {
+        again = true;
+        return;
+      }
+      fetching = true;
+      fetch(url, {
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { Accept: "text/html" },
+      })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
+        .then(show)
+        .catch(function () {
+          // The next change or reconnect tries again.
+        })
+        .then(function () {
+          fetching = false;
+          if (again) {
+            again = false;
+            setTimeout(refresh, 250);
+          }
+        });
+    }
+
+    if (!("WebSocket" in window) || !window.fetch) return;
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var address = scheme + window.location.host + live.getAttribute("data-socket");
+    var delay = 1000;
+    var maxDelay = 30000;
+    var pingTimer = null;
+    var opened = false;
+
+    function connect() {
+      var socket = new WebSocket(address);
+
+      socket.addEventListener("open", function () {
+        delay = 1000;
+        // Changes made while disconnected were missed: catch up once.
+        if (opened) refresh();
+        opened = true;
+        // Keep idle connections from being closed by proxies.
+        pingTimer = setInterval(function () {
+          if (socket.readyState === WebSocket.OPEN) {
+            socket.send(JSON.stringify({ type: "ping" }));
+          }
+        }, 25000);
+      });
+
+      socket.addEventListener("message", function (event) {
+        var message;
+        try {
+          message = JSON.parse(event.data);
+        } catch (error) {
+          return;
+        }
+        if (message && message.type === "tournament") refresh();
+      });
+
+      socket.addEventListener("close", function (event) {
+        clearInterval(pingTimer);
+        // No such tournament, or a banned account: trying again will not help.
+        if (event.code === 4404 || event.code === 4403) return;
+        // Back off exponentially, with jitter so clients do not return at once.
+        var wait = delay / 2 + (Math.random() * delay) / 2;
+        delay = Math.min(delay * 2, maxDelay);
+        setTimeout(connect, wait);
+      });
+    }
+
+    connect();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,50 @@
+"""Live updates of a tournament page over WebSocket.
+
+A socket joins its tournament's group and passes each "something changed"
+on to the page, which then fetches what it shows; nothing private travels
+here, so anyone may watch. A signed-in user's socket also joins the user's
+group, so a ban closes it like every other socket of theirs.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.consumers import CLOSE_NOT_FOUND, UserSocketMixin
+from tournaments.models import Tournament
+from tournaments.notify import tournament_group
+
+
+def _exists(tournament_id: int) -> bool:
+    return Tournament.objects.filter(pk=tournament_id).exists()
+
+
+class TournamentConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self):
+        user = self.scope["user"]
+        if user.is_authenticated and not await self.join_user_group(user):
+            return
+        tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        if not await database_sync_to_async(_exists)(tournament_id):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = tournament_group(tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.leave_user_group()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Pages only ever send keep-alive pings; whatever arrives gets a pong,
+        # without parsing, so a malformed frame cannot close the socket.
+        await self.send_json({"type": "pong"})
+
+    async def tournament_changed(self, event):
+        await self.send_json({"type": "tournament", "what": event.get("what", "")})

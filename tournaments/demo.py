@@ -1,0 +1,100 @@
+"""Demo tournaments for a fresh local install: one finished (standings,
+pairings and prizes to look at), one open for registration, and a daily
+recurring one. Everything goes through the services, as real play does."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import time, timedelta
+
+from django.utils import timezone
+
+from games import services as games
+from games.engine.actions import action_to_json
+from games.engine.bots.autopilot import autopilot_action
+from games.models import Game, Seat
+from tournaments import services
+from tournaments.models import Board, Schedule, Tournament
+
+
+def create_demo_tournaments(players: list) -> list[str]:
+    """``players``: four demo users with coins. Returns what was created."""
+    if Tournament.objects.exists():
+        return []
+    now = timezone.now()
+    finished = services.tournament_create(
+        name="Demo Cup",
+        category="japanese",
+        format="swiss",
+        rounds=2,
+        short_match=True,
+        starts_at=now + timedelta(seconds=1),
+        entry_fee=20,
+        min_players=2,
+        max_players=16,
+        prize_split=[70, 30],
+    )
+    for user in players:
+        services.tournament_register(tournament_id=finished.pk, user=user)
+    services.tournament_start(
+        tournament_id=finished.pk, now=finished.starts_at + timedelta(seconds=1)
+    )
+    _play_out(finished)
+
+    upcoming = services.tournament_create(
+        name="Friday Joker",
+        category="joker-nines",
+        format="multitable",
+        rounds=3,
+        final_table=True,
+        starts_at=now + timedelta(days=2),
+        entry_fee=50,
+        min_players=4,
+        max_players=32,
+    )
+    for user in players[:2]:
+        services.tournament_register(tournament_id=upcoming.pk, user=user)
+
+    Schedule.objects.create(
+        name="Evening Japanese",
+        category="japanese",
+        format="swiss",
+        rounds=4,
+        short_match=True,
+        time_of_day=time(20, 0),
+        entry_fee=10,
+        min_players=4,
+    )
+    services.create_scheduled(now=now)
+    return [
+        "a finished Swiss tournament (Japanese Joker)",
+        "an open Joker tournament with a final table",
+        "a daily Japanese Joker tournament at 20:00 UTC",
+    ]
+
+
+def _play_out(tournament: Tournament) -> None:
+    """Play every game with the autopilot's moves, round after round."""
+    while True:
+        tournament.refresh_from_db()
+        if tournament.status != Tournament.Status.RUNNING:
+            return
+        boards = Board.objects.filter(
+            round__tournament=tournament, finished=False, table__isnull=False
+        )
+        for board in boards:
+            game = Game.objects.get(table_id=board.table_id)
+            while game.status == Game.Status.PLAYING:
+                state = game.engine_state()
+                seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
+                action = action_to_json(autopilot_action(state))
+                action.pop("seat")
+                games.game_act(
+                    game_id=game.pk,
+                    user=seat.user,
+                    action=action,
+                    expected_version=game.version,
+                    client_id=uuid.uuid4().hex,
+                )
+                game.refresh_from_db()
+            services.board_ended(board_id=board.pk)

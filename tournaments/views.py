@@ -1,0 +1,539 @@
+"""The tournament pages: the list, and one tournament's rules, registration,
+standings and pairings.
+
+Registering and withdrawing go through ``tournaments.services``; a refusal
+becomes a message and changes nothing. The detail page's live part is also
+served alone (``?fragment=1``) for the page's script to swap in whenever the
+tournament's WebSocket says something changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q, Sum, prefetch_related_objects
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.selectors import display_name
+from coins import services as coins
+from games.models import Game
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.formats.prizes import split_prizes
+from tournaments.models import (
+    TOURNAMENT_CATEGORIES,
+    Board,
+    Entry,
+    Format,
+    Round,
+    Tournament,
+)
+from tournaments.standings import Row, rounds_with_boards, seat_of_user, standings
+
+# Finished and cancelled tournaments listed, newest first.
+RECENT_TOURNAMENTS = 20
+# Upcoming and running tournaments listed, soonest first.
+MAX_LISTED = 50
+
+CATEGORY_LABELS = dict(TOURNAMENT_CATEGORIES)
+
+# Why a registration or a withdrawal was refused, in the player's language.
+REFUSALS = {
+    "closed": gettext_lazy("Registration for this tournament is closed."),
+    "full": gettext_lazy("The tournament is full."),
+    "registered": gettext_lazy("You are already registered for this tournament."),
+    "not_registered": gettext_lazy("You are not registered for this tournament."),
+    "few_coins": gettext_lazy(
+        "The entry fee is %(fee)s Domino Coin, and your wallet holds fewer."
+    ),
+    "inactive": gettext_lazy("This account may not play."),
+}
+
+NOTES = {
+    Entry.Status.ELIMINATED: gettext_lazy("knocked out"),
+    Entry.Status.DROPPED: gettext_lazy("dropped out"),
+}
+
+
+def _refusal(error: TournamentError, tournament: Tournament) -> str:
+    text = REFUSALS.get(error.code)
+    if text is not None:
+        return str(text) % {"fee": tournament.entry_fee}
+    return _("That did not work: %(reason)s.") % {"reason": error}
+
+
+def number(value: Fraction | int) -> str:
+    """A score as people write it: 3, 1.5, 2.33."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def pool_of(tournament: Tournament) -> int:
+    return coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
+
+
+# --- The list ----------------------------------------------------------------
+
+
+@dataclass
+class ListRow:
+    tournament: Tournament
+    category: str
+    players: int
+    # The pool now, while it fills and is played for; the prizes paid once over.
+    pool: int | None
+    prizes: int | None
+
+
+def _list_rows(tournaments) -> list[ListRow]:
+    rows = []
+    for tournament in tournaments:
+        over = tournament.status in (
+            Tournament.Status.FINISHED,
+            Tournament.Status.CANCELLED,
+        )
+        rows.append(
+            ListRow(
+                tournament=tournament,
+                category=str(CATEGORY_LABELS.get(tournament.category, "")),
+                players=tournament.players,
+                pool=None if over else pool_of(tournament),
+                prizes=tournament.prizes_paid
+                if tournament.status == Tournament.Status.FINISHED
+                else None,
+            )
+        )
+    return rows
+
+
+def _listed():
+    return Tournament.objects.annotate(
+        players=Count(
+            "entries",
+            filter=~Q(entries__status=Entry.Status.WITHDRAWN),
+            distinct=True,
+        ),
+        prizes_paid=Coalesce(Sum("entries__prize"), 0),
+    )
+
+
+@never_cache
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    status = Tournament.Status
+    upcoming = _listed().filter(status=status.SCHEDULED).order_by("starts_at", "pk")
+    running = _listed().filter(status=status.RUNNING).order_by("starts_at", "pk")
+    recent = (
+        _listed()
+        .filter(status__in=[status.FINISHED, status.CANCELLED])
+        .order_by("-starts_at", "-pk")
+    )
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "upcoming": _list_rows(upcoming[:MAX_LISTED]),
+            "running": _list_rows(running[:MAX_LISTED]),
+            "recent": _list_rows(recent[:RECENT_TOURNAMENTS]),
+        },
+    )
+
+
+# --- One tournament ----------------------------------------------------------
+
+
+FORMAT_SENTENCES = {
+    Format.SWISS: gettext_lazy(
+        "Swiss: every round pairs players with the same or a similar score, "
+        "never the same two twice if it can be helped. A win scores 1 point, "
+        "a draw half a point, a bye 1 point; ties are broken by Buchholz "
+        "(the opponents' scores), then Sonneborn-Berger."
+    ),
+    Format.KNOCKOUT: gettext_lazy(
+        "Knockout: players are seeded by rating; the winner of each match goes "
+        "through and the loser is out, until one player is left."
+    ),
+    Format.MULTITABLE: gettext_lazy(
+        "Tables of four: every round seats players by their standings, four "
+        "to a table (bots fill the spare seats), and each place at a table "
+        "scores tournament points; ties are broken by the total game score."
+    ),
+}
+
+
+def rules_of(tournament: Tournament) -> list[str]:
+    """The tournament's rules, a sentence each."""
+    rules = [str(FORMAT_SENTENCES[tournament.format])]
+    if tournament.format == Format.KNOCKOUT and tournament.started_at is None:
+        # A knockout's rounds are counted at the start, from its field.
+        rules.append(_("The number of rounds depends on the number of players."))
+    else:
+        rules.append(
+            ngettext(
+                "It is played over %(rounds)d round.",
+                "It is played over %(rounds)d rounds.",
+                tournament.rounds,
+            )
+            % {"rounds": tournament.rounds}
+        )
+    if tournament.format == Format.MULTITABLE:
+        rules.append(
+            _("Places at a table score %(points)s points (1st, 2nd, 3rd, 4th).")
+            % {"points": ", ".join(str(p) for p in tournament.points_for_places)}
+        )
+        if tournament.final_table:
+            rules.append(
+                _(
+                    "The last round is a final table of the top four, which "
+                    "decides places 1 to 4."
+                )
+            )
+    profile, options = tournament.game_profile()
+    if profile == "japanese":
+        rules.append(
+            _("Each match is played to %(target)s points.")
+            % {"target": options.get("target")}
+        )
+    elif options.get("schedule") == "nines":
+        rules.append(_("Each game is a short one: the nines only."))
+    else:
+        rules.append(_("Each game is played with the full schedule of deals."))
+    rules.append(
+        ngettext(
+            "Each move has a timer of %(seconds)d second.",
+            "Each move has a timer of %(seconds)d seconds.",
+            tournament.turn_seconds,
+        )
+        % {"seconds": tournament.turn_seconds}
+    )
+    rules.append(
+        _("It needs at least %(min)d players and takes at most %(max)d.")
+        % {"min": tournament.min_players, "max": tournament.max_players}
+    )
+    if tournament.entry_fee:
+        rules.append(
+            _(
+                "The entry fee is %(fee)d Domino Coin; every fee goes into the "
+                "prize pool."
+            )
+            % {"fee": tournament.entry_fee}
+        )
+    else:
+        rules.append(_("It is free to enter."))
+    return rules
+
+
+@dataclass
+class Prize:
+    place: int
+    percent: str
+    coins: int | None
+
+
+def prize_table(tournament: Tournament, pool: int | None) -> list[Prize]:
+    """Each paid place's share, and its coins from the pool as it is now
+    (as if every paid place is reached and nobody ties)."""
+    split = list(tournament.prize_split or [])
+    places = {place: place for place in range(1, len(split) + 1)}
+    coins_by_place = split_prizes(pool, split, places) if pool else {}
+    return [
+        Prize(
+            place=place,
+            percent=number(Fraction(str(percent))),
+            coins=coins_by_place.get(place) if pool else None,
+        )
+        for place, percent in enumerate(split, start=1)
+    ]
+
+
+@dataclass
+class StandingRow:
+    place: int
+    name: str
+    username: str
+    points: str
+    tiebreaks: list[str]
+    games: int
+    note: str
+    prize: int
+    is_you: bool
+
+
+def tiebreak_labels(tournament: Tournament) -> list[str]:
+    if tournament.format == Format.SWISS:
+        return [_("Buchholz"), _("Sonneborn-Berger")]
+    if tournament.format == Format.MULTITABLE:
+        return [_("Game score")]
+    return []
+
+
+def _note(row: Row) -> str:
+    if row.entry.status in NOTES:
+        return str(NOTES[row.entry.status])
+    if row.note == "final table":
+        return _("final table")
+    return ""
+
+
+def standing_rows(tournament: Tournament, user) -> list[StandingRow]:
+    finished = tournament.status == Tournament.Status.FINISHED
+    rows = standings(tournament)
+    prefetch_users([row.entry.user for row in rows])
+    shown = [
+        StandingRow(
+            place=row.entry.place if finished and row.entry.place else row.place,
+            name=display_name(row.entry.user),
+            username=row.entry.user.get_username(),
+            points=number(row.points),
+            tiebreaks=[number(t) for t in row.tiebreaks],
+            games=row.games,
+            note=_note(row),
+            prize=row.entry.prize,
+            is_you=user.is_authenticated and row.entry.user_id == user.pk,
+        )
+        for row in rows
+    ]
+    if finished:
+        shown.sort(key=lambda row: row.place)
+    return shown
+
+
+def prefetch_users(users) -> None:
+    # Display names come from profiles: one query for all of them.
+    prefetch_related_objects(list(users), "profile")
+
+
+@dataclass
+class SeatView:
+    name: str
+    username: str | None
+    place: int | None
+    score: int | None
+    won: bool
+    absent: bool
+    is_you: bool
+
+
+@dataclass
+class BoardView:
+    number: int
+    is_bye: bool
+    finished: bool
+    called_off: bool
+    watch_url: str | None
+    replay_url: str | None
+    is_yours: bool
+    seats: list[SeatView] = field(default_factory=list)
+
+
+@dataclass
+class RoundView:
+    number: int
+    playing: bool
+    is_final_table: bool
+    boards: list[BoardView]
+
+
+def _board_view(board: Board, user, live: bool) -> BoardView:
+    seats = []
+    for seat in board.seats.all():
+        entry_user = seat.entry.user if seat.entry_id else None
+        seats.append(
+            SeatView(
+                name=display_name(entry_user) if entry_user else _("Bot"),
+                username=entry_user.get_username() if entry_user else None,
+                place=seat.place,
+                score=seat.score,
+                won=seat.won,
+                absent=seat.absent,
+                is_you=bool(
+                    entry_user and user.is_authenticated and entry_user.pk == user.pk
+                ),
+            )
+        )
+    game = getattr(board.table, "game", None) if board.table_id else None
+    called_off = (board.finished and any(s.place is None for s in seats)) or (
+        game is not None and game.status == Game.Status.ABORTED
+    )
+    return BoardView(
+        number=board.number,
+        is_bye=board.is_bye,
+        finished=board.finished,
+        called_off=called_off,
+        watch_url=(
+            reverse("games:table", args=[board.table_id])
+            if live and board.table_id and not board.finished and not called_off
+            else None
+        ),
+        replay_url=(
+            reverse("games:replay", args=[game.pk])
+            if game is not None and board.finished and not called_off
+            else None
+        ),
+        is_yours=any(s.is_you for s in seats),
+        seats=seats,
+    )
+
+
+def round_views(tournament: Tournament, user) -> list[RoundView]:
+    # A cancelled tournament's unfinished games were called off: none to watch.
+    live = tournament.status == Tournament.Status.RUNNING
+    rounds = rounds_with_boards(tournament)
+    prefetch_users(
+        seat.entry.user
+        for round_ in rounds
+        for board in round_.boards.all()
+        for seat in board.seats.all()
+        if seat.entry_id
+    )
+    return [
+        RoundView(
+            number=round_.number,
+            playing=live and round_.status == Round.Status.PLAYING,
+            is_final_table=round_.is_final_table,
+            boards=[_board_view(board, user, live) for board in round_.boards.all()],
+        )
+        for round_ in rounds
+    ]
+
+
+def _registered(tournament: Tournament) -> list[tuple[str, str]]:
+    entries = (
+        tournament.entries.filter(status=Entry.Status.REGISTERED)
+        .select_related("user__profile")
+        .order_by("registered_at", "pk")
+    )
+    return [(display_name(e.user), e.user.get_username()) for e in entries]
+
+
+def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
+    user = request.user
+    now = timezone.now()
+    status = Tournament.Status
+    started = tournament.started_at is not None
+    your_entry = None
+    if user.is_authenticated:
+        your_entry = tournament.entries.filter(user=user).first()
+    registration_open = tournament.status == status.SCHEDULED and (
+        tournament.starts_at > now
+    )
+    is_registered = (
+        your_entry is not None and your_entry.status == Entry.Status.REGISTERED
+    )
+    pool = pool_of(tournament) if tournament.status != status.FINISHED else None
+    your_seat = None
+    if tournament.status == status.RUNNING:
+        # A cancelled tournament's last round stays "playing", its games
+        # called off: nobody has a table to go to.
+        your_seat = seat_of_user(tournament, user)
+    your_table_url = None
+    your_game_over = False
+    if your_seat is not None:
+        if your_seat.board.finished:
+            your_game_over = True
+        else:
+            your_table_url = reverse("games:table", args=[your_seat.board.table_id])
+    if started:
+        registered = []
+        registered_count = tournament.entries.exclude(
+            status=Entry.Status.WITHDRAWN
+        ).count()
+    else:
+        registered = _registered(tournament)
+        registered_count = len(registered)
+    prizes_paid = None
+    if tournament.status == status.FINISHED:
+        prizes_paid = tournament.entries.aggregate(paid=Coalesce(Sum("prize"), 0))
+        prizes_paid = prizes_paid["paid"]
+    return {
+        "tournament": tournament,
+        "category": CATEGORY_LABELS.get(tournament.category, ""),
+        "rules": rules_of(tournament),
+        "prizes": prize_table(tournament, pool),
+        "pool": pool,
+        "prizes_paid": prizes_paid,
+        "registration_open": registration_open,
+        "is_registered": is_registered,
+        "registered": registered,
+        "registered_count": registered_count,
+        "is_full": registration_open
+        and not is_registered
+        and registered_count >= tournament.max_players,
+        "standings": standing_rows(tournament, user) if started else [],
+        "tiebreak_labels": tiebreak_labels(tournament),
+        "show_points": tournament.format != Format.KNOCKOUT,
+        "rounds": round_views(tournament, user) if started else [],
+        "your_table_url": your_table_url,
+        "your_game_over": your_game_over,
+        "fragment_url": reverse("tournaments:detail", args=[tournament.pk])
+        + "?fragment=1",
+    }
+
+
+@never_cache
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = detail_context(request, tournament)
+    if request.GET.get("fragment"):
+        return render(request, "tournaments/_live.html", context)
+    return render(request, "tournaments/detail.html", context)
+
+
+# --- Registration --------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_register(tournament_id=tournament.pk, user=request.user)
+    except TournamentError as error:
+        messages.error(request, _refusal(error, tournament))
+    else:
+        if tournament.entry_fee:
+            messages.success(
+                request,
+                _(
+                    "You are registered. The entry fee of %(fee)d Domino Coin "
+                    "is in the prize pool."
+                )
+                % {"fee": tournament.entry_fee},
+            )
+        else:
+            messages.success(request, _("You are registered."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_withdraw(tournament_id=tournament.pk, user=request.user)
+    except TournamentError as error:
+        messages.error(request, _refusal(error, tournament))
+    else:
+        if tournament.entry_fee:
+            messages.success(
+                request,
+                _("You withdrew; the entry fee of %(fee)d Domino Coin is back.")
+                % {"fee": tournament.entry_fee},
+            )
+        else:
+            messages.success(request, _("You withdrew."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
