@@ -59,9 +59,7 @@ def test_seed_demo_creates_players_tables_and_rated_games_once(settings):
         username__in=["nino", "giorgi", "tamar", "levan"]
     )
     assert players.count() == 4
-    finished = Game.objects.filter(
-        status=Game.Status.FINISHED, table__ranked=True
-    )
+    finished = Game.objects.filter(status=Game.Status.FINISHED, table__ranked=True)
     assert finished.count() == 2
     assert RatingChange.objects.count() == 2 + 4
     assert Table.objects.filter(status=Table.Status.OPEN).count() == 2
