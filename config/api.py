@@ -42,6 +42,7 @@ class ApiRootView(APIView):
                 "games": link("game-list"),
                 "wallet": link("wallet"),
                 "pools": link("pool-list"),
+                "tournaments": link("tournament-list"),
                 "schema": link("schema"),
                 "docs": link("docs"),
             }
@@ -65,6 +66,7 @@ urlpatterns = [
     path("", include("games.api")),
     path("wallet/", include("coins.api")),
     path("pools/", include("matchmaking.api")),
+    path("tournaments/", include("tournaments.api")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -20,6 +20,7 @@ def test_api_root_lists_entry_points(api_client):
         "games",
         "wallet",
         "pools",
+        "tournaments",
         "schema",
         "docs",
     }

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.db.models import Prefetch
+
+from games.models import Game
 from tournaments.formats import multitable, swiss
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 
@@ -234,10 +237,13 @@ def final_places(tournament: Tournament) -> dict[int, int]:
 
 def rounds_with_boards(tournament: Tournament) -> list[Round]:
     """Rounds, newest first, with their boards, seats and players loaded."""
+    # Only what the pairings show of each game: never its state (the cards).
+    games = Game.objects.only("pk", "table_id", "status")
     return list(
         tournament.round_set.order_by("-number").prefetch_related(
             "boards__seats__entry__user",
-            "boards__table__game",
+            "boards__table",
+            Prefetch("boards__table__game", queryset=games),
         )
     )
 
