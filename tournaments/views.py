@@ -208,7 +208,9 @@ def rules_of(tournament: Tournament) -> list[str]:
             % {"target": options.get("target")}
         )
     elif options.get("schedule") == "nines":
-        rules.append(_("Each game is a short one: the nines only."))
+        rules.append(
+            _("Each game is played on the nines schedule: every deal is nine cards.")
+        )
     else:
         rules.append(_("Each game is played with the full schedule of deals."))
     rules.append(

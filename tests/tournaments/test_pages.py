@@ -503,3 +503,14 @@ def test_a_tournament_past_its_start_time_takes_no_registrations(scheduled):
     assert "Registration is closed: the tournament starts in a moment." in content
     assert register_url(scheduled) not in content
     assert messages_of(response) == ["Registration for this tournament is closed."]
+
+
+def test_a_tournament_table_links_back_to_its_tournament(running):
+    tournament, users = running
+    board = Board.objects.filter(round__tournament=tournament, is_bye=False).first()
+
+    response = signed_in(users[0]).get(reverse("games:table", args=[board.table_id]))
+
+    content = response.content.decode()
+    assert detail(tournament) in content
+    assert f"{tournament.name}, round 1" in content
