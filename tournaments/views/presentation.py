@@ -1,35 +1,23 @@
-"""The tournament pages: the list, and one tournament's rules, registration,
-standings and pairings.
-
-Registering and withdrawing go through ``tournaments.services``; a refusal
-becomes a message and changes nothing. The detail page's live part is also
-served alone (``?fragment=1``) for the page's script to swap in whenever the
-tournament's WebSocket says something changed.
-"""
+"""What the tournament pages show, put together from the models, the
+standings and the ledger: rules in sentences, the prize table, standings
+rows and every round's boards."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q, Sum, prefetch_related_objects
+from django.db.models import Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import display_name
 from coins import services as coins
 from games.models import Game
-from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.formats.prizes import split_prizes
 from tournaments.models import (
     TOURNAMENT_CATEGORIES,
@@ -41,36 +29,12 @@ from tournaments.models import (
 )
 from tournaments.standings import Row, rounds_with_boards, seat_of_user, standings
 
-# Finished and cancelled tournaments listed, newest first.
-RECENT_TOURNAMENTS = 20
-# Upcoming and running tournaments listed, soonest first.
-MAX_LISTED = 50
-
 CATEGORY_LABELS = dict(TOURNAMENT_CATEGORIES)
-
-# Why a registration or a withdrawal was refused, in the player's language.
-REFUSALS = {
-    "closed": gettext_lazy("Registration for this tournament is closed."),
-    "full": gettext_lazy("The tournament is full."),
-    "registered": gettext_lazy("You are already registered for this tournament."),
-    "not_registered": gettext_lazy("You are not registered for this tournament."),
-    "few_coins": gettext_lazy(
-        "The entry fee is %(fee)s Domino Coin, and your wallet holds fewer."
-    ),
-    "inactive": gettext_lazy("This account may not play."),
-}
 
 NOTES = {
     Entry.Status.ELIMINATED: gettext_lazy("knocked out"),
     Entry.Status.DROPPED: gettext_lazy("dropped out"),
 }
-
-
-def _refusal(error: TournamentError, tournament: Tournament) -> str:
-    text = REFUSALS.get(error.code)
-    if text is not None:
-        return str(text) % {"fee": tournament.entry_fee}
-    return _("That did not work: %(reason)s.") % {"reason": error}
 
 
 def number(value: Fraction | int) -> str:
@@ -83,76 +47,6 @@ def number(value: Fraction | int) -> str:
 
 def pool_of(tournament: Tournament) -> int:
     return coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
-
-
-# --- The list ----------------------------------------------------------------
-
-
-@dataclass
-class ListRow:
-    tournament: Tournament
-    category: str
-    players: int
-    # The pool now, while it fills and is played for; the prizes paid once over.
-    pool: int | None
-    prizes: int | None
-
-
-def _list_rows(tournaments) -> list[ListRow]:
-    rows = []
-    for tournament in tournaments:
-        over = tournament.status in (
-            Tournament.Status.FINISHED,
-            Tournament.Status.CANCELLED,
-        )
-        rows.append(
-            ListRow(
-                tournament=tournament,
-                category=str(CATEGORY_LABELS.get(tournament.category, "")),
-                players=tournament.players,
-                pool=None if over else pool_of(tournament),
-                prizes=tournament.prizes_paid
-                if tournament.status == Tournament.Status.FINISHED
-                else None,
-            )
-        )
-    return rows
-
-
-def _listed():
-    return Tournament.objects.annotate(
-        players=Count(
-            "entries",
-            filter=~Q(entries__status=Entry.Status.WITHDRAWN),
-            distinct=True,
-        ),
-        prizes_paid=Coalesce(Sum("entries__prize"), 0),
-    )
-
-
-@never_cache
-@require_GET
-def tournament_list(request: HttpRequest) -> HttpResponse:
-    status = Tournament.Status
-    upcoming = _listed().filter(status=status.SCHEDULED).order_by("starts_at", "pk")
-    running = _listed().filter(status=status.RUNNING).order_by("starts_at", "pk")
-    recent = (
-        _listed()
-        .filter(status__in=[status.FINISHED, status.CANCELLED])
-        .order_by("-starts_at", "-pk")
-    )
-    return render(
-        request,
-        "tournaments/list.html",
-        {
-            "upcoming": _list_rows(upcoming[:MAX_LISTED]),
-            "running": _list_rows(running[:MAX_LISTED]),
-            "recent": _list_rows(recent[:RECENT_TOURNAMENTS]),
-        },
-    )
-
-
-# --- One tournament ----------------------------------------------------------
 
 
 FORMAT_SENTENCES = {
@@ -483,59 +377,3 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
         "fragment_url": reverse("tournaments:detail", args=[tournament.pk])
         + "?fragment=1",
     }
-
-
-@never_cache
-@require_GET
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    context = detail_context(request, tournament)
-    if request.GET.get("fragment"):
-        return render(request, "tournaments/_live.html", context)
-    return render(request, "tournaments/detail.html", context)
-
-
-# --- Registration --------------------------------------------------------------
-
-
-@login_required
-@require_POST
-def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    try:
-        services.tournament_register(tournament_id=tournament.pk, user=request.user)
-    except TournamentError as error:
-        messages.error(request, _refusal(error, tournament))
-    else:
-        if tournament.entry_fee:
-            messages.success(
-                request,
-                _(
-                    "You are registered. The entry fee of %(fee)d Domino Coin "
-                    "is in the prize pool."
-                )
-                % {"fee": tournament.entry_fee},
-            )
-        else:
-            messages.success(request, _("You are registered."))
-    return redirect("tournaments:detail", tournament_id=tournament.pk)
-
-
-@login_required
-@require_POST
-def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    try:
-        services.tournament_withdraw(tournament_id=tournament.pk, user=request.user)
-    except TournamentError as error:
-        messages.error(request, _refusal(error, tournament))
-    else:
-        if tournament.entry_fee:
-            messages.success(
-                request,
-                _("You withdrew; the entry fee of %(fee)d Domino Coin is back.")
-                % {"fee": tournament.entry_fee},
-            )
-        else:
-            messages.success(request, _("You withdrew."))
-    return redirect("tournaments:detail", tournament_id=tournament.pk)

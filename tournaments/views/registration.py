@@ -1,0 +1,78 @@
+"""Registering and withdrawing from a tournament's page: through
+``tournaments.services``, so a refusal becomes a message and changes nothing."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament
+
+# Why a registration or a withdrawal was refused, in the player's language.
+REFUSALS = {
+    "closed": gettext_lazy("Registration for this tournament is closed."),
+    "full": gettext_lazy("The tournament is full."),
+    "registered": gettext_lazy("You are already registered for this tournament."),
+    "not_registered": gettext_lazy("You are not registered for this tournament."),
+    "few_coins": gettext_lazy(
+        "The entry fee is %(fee)s Domino Coin, and your wallet holds fewer."
+    ),
+    "inactive": gettext_lazy("This account may not play."),
+}
+
+
+def _refusal(error: TournamentError, tournament: Tournament) -> str:
+    text = REFUSALS.get(error.code)
+    if text is not None:
+        return str(text) % {"fee": tournament.entry_fee}
+    return _("That did not work: %(reason)s.") % {"reason": error}
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_register(tournament_id=tournament.pk, user=request.user)
+    except TournamentError as error:
+        messages.error(request, _refusal(error, tournament))
+    else:
+        if tournament.entry_fee:
+            messages.success(
+                request,
+                _(
+                    "You are registered. The entry fee of %(fee)d Domino Coin "
+                    "is in the prize pool."
+                )
+                % {"fee": tournament.entry_fee},
+            )
+        else:
+            messages.success(request, _("You are registered."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_withdraw(tournament_id=tournament.pk, user=request.user)
+    except TournamentError as error:
+        messages.error(request, _refusal(error, tournament))
+    else:
+        if tournament.entry_fee:
+            messages.success(
+                request,
+                _("You withdrew; the entry fee of %(fee)d Domino Coin is back.")
+                % {"fee": tournament.entry_fee},
+            )
+        else:
+            messages.success(request, _("You withdrew."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
