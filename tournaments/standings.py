@@ -31,16 +31,14 @@ class Row:
     details: dict = field(default_factory=dict)
 
 
-def _finished_boards(tournament: Tournament, up_to_round: int | None = None):
-    boards = (
+def finished_boards(tournament: Tournament) -> list[Board]:
+    """Every board whose result is in (byes included), in order of play."""
+    return list(
         Board.objects.filter(round__tournament=tournament, finished=True)
         .select_related("round")
         .prefetch_related("seats")
         .order_by("round__number", "number")
     )
-    if up_to_round is not None:
-        boards = boards.filter(round__number__lte=up_to_round)
-    return list(boards)
 
 
 def _has_result(board: Board) -> bool:
@@ -220,7 +218,7 @@ def _with_final_table(tournament: Tournament, boards: list[Board]) -> list[Row]:
 
 def standings(tournament: Tournament) -> list[Row]:
     """The standings now: every finished game counts, rounds in play too."""
-    boards = _finished_boards(tournament)
+    boards = finished_boards(tournament)
     if tournament.format == Format.SWISS:
         return swiss_rows(tournament, boards)
     if tournament.format == Format.KNOCKOUT:

@@ -12,7 +12,7 @@ from tournaments import notify
 from tournaments.formats import knockout, multitable, swiss
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 from tournaments.standings import (
-    _finished_boards,
+    finished_boards,
     multitable_rows,
     played_pairs,
     swiss_history,
@@ -31,7 +31,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
         .select_related("user")
         .order_by("seed", "pk")
     )
-    boards = _finished_boards(tournament)
+    boards = finished_boards(tournament)
     is_final = (
         tournament.format == Format.MULTITABLE
         and tournament.final_table
@@ -190,7 +190,7 @@ def _advance_if_done(tournament: Tournament, round_: Round, now) -> None:
     players_left = tournament.entries.filter(status=Entry.Status.PLAYING).count()
     enough = 2 if tournament.players_per_table == 2 else 1
     if round_.number >= tournament.rounds or players_left < enough:
-        from .lifecycle import finish
+        from .lifecycle import finish  # lifecycle starts round 1 from here
 
         finish(tournament, now)
     else:
