@@ -5,11 +5,15 @@ something to show. Everything goes through the services, as real play does.
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib.auth import get_user_model
 
 from accounts.services import profile_update
 from games import services
-from games.models import Game
+from games.engine.actions import action_to_json
+from games.engine.bots.autopilot import autopilot_action
+from games.models import Game, Seat
 
 DEMO_PASSWORD = "demo"
 DEMO_PLAYERS = [
@@ -63,3 +67,18 @@ def _play_ranked(users, *, profile, options, stake) -> Game:
         )
         game.refresh_from_db()
     return game
+
+
+def play_for_the_person(game: Game, seat: Seat) -> dict:
+    """Make the move of ``seat``'s person, the one the autopilot would choose,
+    through ``game_act`` as their own client would (so it counts as their
+    move, not a timeout). ``game`` is as last read; the seat is to move."""
+    action = action_to_json(autopilot_action(game.engine_state()))
+    action.pop("seat")
+    return services.game_act(
+        game_id=game.pk,
+        user=seat.user,
+        action=action,
+        expected_version=game.version,
+        client_id=uuid.uuid4().hex,
+    )

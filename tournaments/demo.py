@@ -4,14 +4,11 @@ recurring one. Everything goes through the services, as real play does."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import time, timedelta
 
 from django.utils import timezone
 
-from games import services as games
-from games.engine.actions import action_to_json
-from games.engine.bots.autopilot import autopilot_action
+from games.demo import play_for_the_person
 from games.models import Game, Seat
 from tournaments import services
 from tournaments.models import Board, Schedule, Tournament
@@ -86,16 +83,9 @@ def _play_out(tournament: Tournament) -> None:
         for board in boards:
             game = Game.objects.get(table_id=board.table_id)
             while game.status == Game.Status.PLAYING:
-                state = game.engine_state()
-                seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
-                action = action_to_json(autopilot_action(state))
-                action.pop("seat")
-                games.game_act(
-                    game_id=game.pk,
-                    user=seat.user,
-                    action=action,
-                    expected_version=game.version,
-                    client_id=uuid.uuid4().hex,
+                seat = Seat.objects.select_related("user").get(
+                    table_id=game.table_id, number=game.engine_state().turn
                 )
+                play_for_the_person(game, seat)
                 game.refresh_from_db()
             services.board_ended(board_id=board.pk)

@@ -119,49 +119,12 @@
         });
     }
 
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var address = scheme + window.location.host + "/ws/lobby/";
-    var delay = 1000;
-    var maxDelay = 30000;
-    var pingTimer = null;
-    var opened = false;
-
-    function connect() {
-      var socket = new WebSocket(address);
-
-      socket.addEventListener("open", function () {
-        delay = 1000;
-        // Changes made while disconnected were missed: catch up once.
-        if (opened) refresh();
-        opened = true;
-        // Keep idle connections from being closed by proxies.
-        pingTimer = setInterval(function () {
-          if (socket.readyState === WebSocket.OPEN) {
-            socket.send(JSON.stringify({ type: "ping" }));
-          }
-        }, 25000);
-      });
-
-      socket.addEventListener("message", function (event) {
-        var message;
-        try {
-          message = JSON.parse(event.data);
-        } catch (error) {
-          return;
-        }
-        if (message && message.type === "lobby") refresh();
-      });
-
-      socket.addEventListener("close", function () {
-        clearInterval(pingTimer);
-        // Back off exponentially, with jitter so clients do not return at once.
-        var wait = delay / 2 + Math.random() * delay / 2;
-        delay = Math.min(delay * 2, maxDelay);
-        setTimeout(connect, wait);
-      });
-    }
-
-    connect();
+    window.pulkaLiveSocket("/ws/lobby/", {
+      message: function (message) {
+        if (message.type === "lobby") refresh();
+      },
+      reopened: refresh,
+    });
   }
 
   function start() {

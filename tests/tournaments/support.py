@@ -10,8 +10,7 @@ from django.utils import timezone
 
 from coins import services as coins
 from games import services as games
-from games.engine.actions import action_to_json
-from games.engine.bots.autopilot import autopilot_action
+from games.demo import play_for_the_person
 from games.models import Game, Seat
 from tests.factories import UserFactory
 from tournaments import services
@@ -82,15 +81,7 @@ def play_game(game_id: int, absent: frozenset = frozenset()) -> None:
                 now=game.deadline + timedelta(seconds=1),
             )
             continue
-        action = action_to_json(autopilot_action(state))
-        action.pop("seat")
-        games.game_act(
-            game_id=game.pk,
-            user=seat.user,
-            action=action,
-            expected_version=game.version,
-            client_id=uuid.uuid4().hex,
-        )
+        play_for_the_person(game, seat)
 
 
 def open_boards(tournament: Tournament) -> list[Board]:
