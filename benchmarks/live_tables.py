@@ -3,7 +3,7 @@ against a raw WebSocket echo served by the same uvicorn.
 
     python benchmarks/live_tables.py [--tables N] [--moves M] [--workers W]
                                      [--profile japanese|georgian-club]
-                                     [--time-limit S] [--redis-db D]
+                                     [--think S] [--time-limit S] [--redis-db D]
 
 What it does, all on 127.0.0.1:
 
@@ -19,12 +19,16 @@ What it does, all on 127.0.0.1:
    users and sessions made directly through the ORM, and opens one WebSocket
    per seat, one after another (the table shows how they were spread over
    the workers). Each client plays the first legal choice of its latest snapshot
-   as soon as it is its turn, one action in flight at a time, until its table
-   has had M moves or the time limit passes.
+   when it is its turn, one action in flight at a time, until its table
+   has had M moves or the time limit passes. With ``--think S`` a client
+   first thinks for a random time between S/2 and 3S/2 seconds (the site's
+   own bots take 1 s); without it (the default) it answers at once, so the
+   server runs flat out and the figures are its capacity.
 4. Opens as many echo connections, grouped like the seats of the tables; in
    each group one connection at a time sends a frame the size of an average
-   action and waits for it to come back, M times per group. So the echo runs
-   at the same concurrency: one message in flight per table.
+   action and waits for it to come back, M times per group, thinking between
+   round trips as the players do. So the echo runs at the same concurrency
+   and pace: one message in flight per table.
 5. Prints moves per second, the move round trip (action sent to its ``ack``)
    and the echo round trip, p50 and p99, and the ratio of the p99s.
 
@@ -40,6 +44,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -323,10 +328,17 @@ class Table:
                 await ws.close()
 
 
-async def play_seat(ws, table: Table, stats: Stats, start: asyncio.Event) -> None:
+def think_time(think: float, rng: random.Random) -> float:
+    return rng.uniform(think / 2, think * 3 / 2) if think else 0.0
+
+
+async def play_seat(
+    ws, table: Table, stats: Stats, start: asyncio.Event, think: float, seed: int
+) -> None:
     """One seat: keep the latest snapshot, act when it is our turn."""
     from websockets.exceptions import ConnectionClosed
 
+    rng = random.Random(seed)
     snapshot = None
     pending: tuple[str, float] | None = None
     acted_on = None
@@ -348,6 +360,9 @@ async def play_seat(ws, table: Table, stats: Stats, start: asyncio.Event) -> Non
             ):
                 version = snapshot["version"]
                 acted_on = version
+                if think:
+                    # Think; an update that arrives meanwhile is read next.
+                    await asyncio.sleep(think_time(think, rng))
                 client_id = f"v{version}"
                 frame = json.dumps(
                     {
@@ -390,7 +405,9 @@ async def connect_all(urls_and_cookies, origin: str) -> list:
     return await asyncio.gather(*(one(url, cookie) for url, cookie in urls_and_cookies))
 
 
-async def run_moves(base: str, games, moves: int, time_limit: float, spread) -> Stats:
+async def run_moves(
+    base: str, games, moves: int, think: float, time_limit: float, spread
+) -> Stats:
     stats = Stats()
     ws_base = base.replace("http", "ws", 1)
     flat = [
@@ -412,8 +429,10 @@ async def run_moves(base: str, games, moves: int, time_limit: float, spread) -> 
         index += len(seats)
         tables.append(table)
         tasks += [
-            asyncio.create_task(play_seat(ws, table, stats, start))
-            for ws in table.sockets
+            asyncio.create_task(
+                play_seat(ws, table, stats, start, think, seed=len(tasks) + n)
+            )
+            for n, ws in enumerate(table.sockets)
         ]
     await asyncio.sleep(1)  # every sync in
     stats.started = time.perf_counter()
@@ -435,6 +454,7 @@ async def run_echo(
     per_group: int,
     size: int,
     moves: int,
+    think: float,
     time_limit: float,
     spread,
 ) -> Stats:
@@ -450,9 +470,12 @@ async def run_echo(
     skeleton = json.dumps({"type": "action", "id": "v0", "pad": ""})
     padding = "x" * max(size - len(skeleton), 0)
 
-    async def group(members):
+    async def group(members, seed):
+        rng = random.Random(seed)
         await start.wait()
         for n in range(moves):
+            if think:
+                await asyncio.sleep(think_time(think, rng))
             ws = members[n % len(members)]
             frame = json.dumps({"type": "action", "id": f"v{n}", "pad": padding})
             began = time.perf_counter()
@@ -464,7 +487,7 @@ async def run_echo(
         stats.groups_done += 1
 
     tasks = [
-        asyncio.create_task(group(sockets[g * per_group : (g + 1) * per_group]))
+        asyncio.create_task(group(sockets[g * per_group : (g + 1) * per_group], g))
         for g in range(groups)
     ]
     await asyncio.sleep(0.2)
@@ -513,6 +536,12 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers")
     parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player thinks before each move (0: none)",
+    )
+    parser.add_argument(
         "--time-limit", type=float, default=120, help="seconds per phase"
     )
     parser.add_argument("--redis-db", type=int, default=15)
@@ -551,11 +580,18 @@ def main() -> None:
         games = create_tables(args.tables, args.profile)
         created = time.perf_counter() - began
         players = len(games[0])
+        if args.think:
+            pace = (
+                f"thinking {args.think:g} s a move (about "
+                f"{args.tables / args.think:.0f} moves/s offered)"
+            )
+        else:
+            pace = "no thinking (flat out)"
         print(
             f"live tables: {args.tables} {args.profile} tables, "
             f"{args.tables * players} WebSocket clients, uvicorn --workers "
             f"{args.workers}, {args.moves} moves per table (limit "
-            f"{args.time_limit:g} s per phase), {os.cpu_count()} CPUs; "
+            f"{args.time_limit:g} s per phase), {pace}, {os.cpu_count()} CPUs; "
             f"migrate {migrated:.1f} s, tables {created:.1f} s"
         )
         try:
@@ -569,11 +605,20 @@ def main() -> None:
             return connections_per_worker(proc.pid, port)
 
         load_before = os.getloadavg()[0]
-        moves = runner(run_moves(base, games, args.moves, args.time_limit, spread))
+        moves = runner(
+            run_moves(base, games, args.moves, args.think, args.time_limit, spread)
+        )
         size = round(statistics.mean(moves.frame_bytes)) if moves.frame_bytes else 80
         echo_stats = runner(
             run_echo(
-                base, args.tables, players, size, args.moves, args.time_limit, spread
+                base,
+                args.tables,
+                players,
+                size,
+                args.moves,
+                args.think,
+                args.time_limit,
+                spread,
             )
         )
         load_after = os.getloadavg()[0]

@@ -200,7 +200,13 @@ class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
             await self.send_error(message_id, "not_allowed", "spectators cannot play")
             return
         try:
-            answer = await database_sync_to_async(service)(**kwargs)
+            # With PostgreSQL, off the process's one thread of sync calls:
+            # moves of different games then overlap their waits on the
+            # database, and one game's moves still go one at a time under
+            # its row lock.
+            answer = await database_sync_to_async(
+                service, thread_sensitive=not settings.PULKA_PARALLEL_MOVES
+            )(**kwargs)
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
             return

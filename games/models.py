@@ -127,6 +127,10 @@ class Seat(models.Model):
             return f"{Seat.Bot(self.bot).label} {self.number + 1}"
         if self.user_id is None:
             return ""
+        # Reads of a whole table's seats fetch the names with them.
+        shown = getattr(self, "shown_name", None)
+        if shown is not None:
+            return shown
         return display_name(self.user)
 
 
@@ -155,6 +159,10 @@ class Game(models.Model):
     # When the seat to move runs out of time (None while a bot is to move).
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     cards_played = models.PositiveIntegerField(default=0)
+    # The SHA-256 commitment of every deal so far, in order: shown with every
+    # snapshot, so it is kept here rather than read from the deal records on
+    # every move.
+    commitments = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)

@@ -6,7 +6,7 @@ engine's ``view`` for that recipient; nothing else serializes a game.
 
 from __future__ import annotations
 
-from games import fairness
+from games import fairness, rows
 from games.engine.actions import Deal
 from games.engine.view import view
 from games.models import DealRecord, Game, GameEvent, Seat, Table
@@ -18,8 +18,8 @@ def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
 
 
 def seats_of(game: Game) -> list[Seat]:
-    seats = Seat.objects.filter(table_id=game.table_id).select_related("user__profile")
-    return list(seats)
+    """The game's seats in seat order, with the names shown for them."""
+    return rows.seats_of(game.table_id)
 
 
 def seats_json(seats: list[Seat]) -> list[dict]:
@@ -66,17 +66,11 @@ def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "turn_seconds": table.turn_seconds,
         "seats": seats_json(seats),
-        "commitments": commitments(game),
+        "commitments": list(game.commitments),
     }
     if game.status != Game.Status.PLAYING:
         data["reveal"] = reveal(game)
     return data
-
-
-def commitments(game: Game) -> list[str]:
-    return list(
-        game.deal_records.order_by("index").values_list("commitment", flat=True)
-    )
 
 
 def reveal(game: Game) -> list[dict]:

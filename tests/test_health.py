@@ -26,7 +26,7 @@ def test_health_names_the_backends_the_environment_chose(client):
     if os.environ.get("REDIS_URL"):
         assert body["cache"]["backend"] == "RedisCache"
         assert body["broker"]["transport"] == "redis"
-        assert body["channel_layer"]["backend"] == "RedisChannelLayer"
+        assert body["channel_layer"]["backend"] == "RedisPubSubChannelLayer"
     else:
         assert body["cache"]["backend"] == "LocMemCache"
         assert body["broker"]["transport"] == "filesystem"

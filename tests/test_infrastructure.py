@@ -88,7 +88,7 @@ def test_ping_runs_on_a_real_worker(celery_worker):
 def test_channel_layer_follows_the_environment():
     backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     if os.environ.get("REDIS_URL"):
-        assert backend == "channels_redis.core.RedisChannelLayer"
+        assert backend == "channels_redis.pubsub.RedisPubSubChannelLayer"
     else:
         assert backend == "channels.layers.InMemoryChannelLayer"
 
@@ -147,8 +147,8 @@ def test_database_is_postgresql_through_psycopg3():
     not os.environ.get("REDIS_URL"), reason="the Redis channel layer needs REDIS_URL"
 )
 def test_an_idle_receive_on_redis_outlasts_the_blocking_wait():
-    # channels_redis blocks for 5 s per wait; a reader that gives up at the
-    # same moment (redis-py's default socket timeout) would crash idle
+    # A consumer waits on the layer for long stretches; a reader that gave up
+    # after redis-py's default socket timeout (5 s) would crash idle
     # consumers. A message sent after 6 s must still arrive.
     layer = get_channel_layer()
 

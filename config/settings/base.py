@@ -98,6 +98,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Players' actions run in a pool of threads where the database has row locks;
+# SQLite writes one transaction at a time whatever the threads, and its
+# shared in-memory test database refuses concurrent writers outright.
+PULKA_PARALLEL_MOVES = DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
 
 AUTH_PASSWORD_VALIDATORS = [
     {
@@ -169,16 +173,21 @@ def celery_filesystem_options(folder: Path) -> dict:
     }
 
 
-# channels_redis waits for messages with BZPOPMIN for 5 seconds; redis-py's
-# default socket timeout is also 5 seconds, so an idle consumer's read could
-# time out just as the server answers and crash the consumer. Reads get
-# longer than the blocking wait.
+# Reads on the layer's connections get a generous socket timeout: an idle
+# consumer waits on them for seconds at a time.
 REDIS_LAYER_HOST = {"address": REDIS_URL, "socket_timeout": 30}
+# Redis Pub/Sub carries the live updates: a group send is one PUBLISH, where
+# the list-based layer needs several round trips and a script per group,
+# which made up a good part of every move's round trip. Messages are not
+# kept for a consumer that is not listening; the clients need none of them
+# kept, since every update carries the whole snapshot and a reconnecting
+# client asks for a resync by version.
+REDIS_CHANNEL_LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": REDIS_CHANNEL_LAYER,
             "CONFIG": {"hosts": [REDIS_LAYER_HOST]},
         },
     }

@@ -9,6 +9,7 @@ from .base import *  # noqa: F403
 from .base import (
     CACHES,
     DATABASES,
+    REDIS_CHANNEL_LAYER,
     REDIS_LAYER_HOST,
     REDIS_URL,
     REST_FRAMEWORK,
@@ -38,7 +39,7 @@ CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": "pulka-test"}}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": REDIS_CHANNEL_LAYER,
             "CONFIG": {"hosts": [REDIS_LAYER_HOST], "prefix": "pulka-test"},
         },
     }

@@ -6,7 +6,11 @@ never announced and no timer is set for it.
 
 from __future__ import annotations
 
+import atexit
 import logging
+import os
+import queue
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -30,14 +34,14 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def game_changed(game, state, events: list) -> None:
+def game_changed(game, state, events: list, seats: list) -> None:
     """Send every seat and the spectators their own view of the new state.
 
-    ``game`` is the just-committed row and ``state`` its decoded state.
+    ``game`` is the just-committed row, ``state`` its decoded state and
+    ``seats`` its seats in order.
     """
-    from games.selectors import seats_of, shared_snapshot, snapshot
+    from games.selectors import shared_snapshot, snapshot
 
-    seats = seats_of(game)
     shared = shared_snapshot(game, seats)
     sends = []
     for seat in [*range(len(seats)), None]:
@@ -114,11 +118,83 @@ def schedule_grace(game_id: int, seat: int, token: str, seconds: float) -> None:
 
 
 def _send_task(task, args, **options) -> None:
-    # The move itself is committed; if the broker cannot take the timer now,
-    # the periodic sweep (games.tasks.sweep) finds the overdue game instead.
-    try:
-        task.apply_async(args, **options)
-    except OperationalError:
-        logger.warning(
-            "could not schedule %s%r; the sweep will catch it", task.name, args
+    _publisher.put(task, args, options)
+
+
+class TaskPublisher:
+    """Publishes timer tasks from a thread of its own.
+
+    Publishing a Celery task costs a few milliseconds of the broker client's
+    work; a move's answer should not wait for it. The deadline itself is
+    committed with the move, so a timer that never reaches the broker (the
+    broker down, the process ending first) is only late: the periodic sweep
+    (games.tasks.sweep) moves the overdue game instead.
+    """
+
+    def __init__(self):
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._pid: int | None = None
+        self._lock = threading.Lock()
+
+    def put(self, task, args, options) -> None:
+        self._ensure_running()
+        self._queue.put((task, args, options))
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything put so far is published (or ``timeout``)."""
+        if not self._running():
+            return True
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout)
+
+    def _running(self) -> bool:
+        # After a fork the thread belongs to the parent: start one here.
+        return (
+            self._thread is not None
+            and self._pid == os.getpid()
+            and self._thread.is_alive()
         )
+
+    def _ensure_running(self) -> None:
+        if self._running():
+            return
+        with self._lock:
+            if self._running():
+                return
+            if self._pid != os.getpid():
+                self._queue = queue.SimpleQueue()
+            self._pid = os.getpid()
+            self._thread = threading.Thread(
+                target=self._run, name="pulka-task-publisher", daemon=True
+            )
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            task, args, options = item
+            try:
+                task.apply_async(args, **options)
+            except OperationalError:
+                logger.warning(
+                    "could not schedule %s%r; the sweep will catch it",
+                    task.name,
+                    args,
+                )
+            except Exception:
+                logger.exception("could not schedule %s%r", task.name, args)
+
+
+_publisher = TaskPublisher()
+# Publish what is still queued when the process ends normally.
+atexit.register(_publisher.flush)
+
+
+def flush_timers(timeout: float = 5.0) -> bool:
+    """Wait until every timer scheduled so far has reached the broker."""
+    return _publisher.flush(timeout)

@@ -8,28 +8,31 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import rows
 from games.bots import automatic_move
 from games.engine import EngineError
 from games.engine.actions import Resign, action_from_json
 from games.errors import NotAllowed, NotFound, NotPlaying, PlayError, StaleVersion
-from games.models import ActionReceipt, Game, GameEvent, Seat
+from games.models import Game, GameEvent, Seat
+from games.selectors import seats_of
 
 from . import stakes
 from .stepping import commit_game, step, stop_game
 
 
 def locked_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().select_related("table").get(pk=game_id)
-    except Game.DoesNotExist as error:
-        raise NotFound(f"there is no game {game_id}") from error
+    """The game with its row locked until the transaction ends."""
+    game = rows.lock_game(game_id)
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
 
 
-def _seat_of(game: Game, user) -> Seat:
-    seat = Seat.objects.filter(table_id=game.table_id, user=user).first()
-    if seat is None:
-        raise NotAllowed("you have no seat in this game")
-    return seat
+def _seat_of(seats: list[Seat], user) -> Seat:
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    raise NotAllowed("you have no seat in this game")
 
 
 def game_act(
@@ -44,12 +47,13 @@ def game_act(
     """
     with transaction.atomic():
         game = locked_game(game_id)
-        seat = _seat_of(game, user)
-        receipt = ActionReceipt.objects.filter(
-            game=game, seat=seat.number, client_id=client_id
-        ).first()
-        if receipt is not None:
-            return receipt.answer
+        # Read once under the lock: whose seat this is, who moves next, and
+        # the names the broadcast shows.
+        seats = seats_of(game)
+        seat = _seat_of(seats, user)
+        earlier = rows.receipt_answer(game.pk, seat.number, client_id)
+        if earlier is not None:
+            return earlier
         if game.status != Game.Status.PLAYING:
             raise NotPlaying("the game is over")
         if expected_version != game.version:
@@ -74,11 +78,9 @@ def game_act(
             )
         except EngineError as error:
             raise PlayError(str(error), code=error.code) from error
-        commit_game(game, state, events)
+        commit_game(game, state, events, seats=seats)
         answer = {"version": game.version}
-        ActionReceipt.objects.create(
-            game=game, seat=seat.number, client_id=client_id, answer=answer
-        )
+        rows.insert_receipt(game.pk, seat.number, client_id, answer, timezone.now())
         return answer
 
 
@@ -87,7 +89,7 @@ def game_resign(*, game_id: int, user) -> dict:
     4-player game a bot plays the seat on and its player is placed last."""
     with transaction.atomic():
         game = locked_game(game_id)
-        seat = _seat_of(game, user)
+        seat = _seat_of(seats_of(game), user)
         if game.status != Game.Status.PLAYING:
             raise NotPlaying("the game is over")
         return resign_seat(game, seat, GameEvent.Cause.PLAYER)
@@ -108,7 +110,7 @@ def game_abort(*, game_id: int, user) -> None:
     """Call a game off before its first card; nobody wins or loses."""
     with transaction.atomic():
         game = locked_game(game_id)
-        _seat_of(game, user)
+        _seat_of(seats_of(game), user)
         if game.status != Game.Status.PLAYING:
             raise NotPlaying("the game is over")
         if game.table.managed:
@@ -156,7 +158,8 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
         if game.deadline is None or game.deadline > now:
             return False
         state = game.engine_state()
-        seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
+        seats = seats_of(game)
+        seat = seats[state.turn]
         cause = GameEvent.Cause.BOT if seat.played_by_bot else GameEvent.Cause.TIMEOUT
         if cause == GameEvent.Cause.TIMEOUT and _forfeits(game, seat):
             resign_seat(game, seat, GameEvent.Cause.TIMEOUT)
@@ -164,7 +167,7 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
         action = automatic_move(game, state, seat)
         events: list = []
         state = step(game, state, action, cause=cause, events=events)
-        commit_game(game, state, events, now=now)
+        commit_game(game, state, events, now=now, seats=seats)
         return True
 
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import fairness, signals
+from games import fairness, rows, signals
 from games.engine import apply
 from games.engine.actions import Deal, PlayCard, Resign, action_to_json
 from games.engine.codec import state_to_json
@@ -22,6 +22,7 @@ from games.engine.events import describe
 from games.engine.shuffle import deal_cards
 from games.engine.state import DEAL, State
 from games.models import DealRecord, Game, GameEvent, Seat, Table
+from games.selectors import seats_of
 
 from . import notify, stakes
 
@@ -32,14 +33,15 @@ def step(game: Game, state: State, action, *, cause: str, events: list) -> State
     after = apply(state, action)
     game.version += 1
     public = describe(state, action, after)
-    GameEvent.objects.create(
-        game=game,
+    rows.insert_event(
+        game.pk,
         version=game.version,
         kind=GameEvent.Kind.ACTION,
         seat=action.seat,
         cause=cause,
         action=action_to_json(action),
         public=public,
+        now=timezone.now(),
     )
     events.append({"version": game.version, "events": public})
     if isinstance(action, PlayCard):
@@ -71,21 +73,31 @@ def deal_next(game: Game, state: State, events: list) -> State:
     game.version += 1
     public = describe(state, deal, after)
     public[0]["commitment"] = commitment
-    GameEvent.objects.create(
-        game=game,
+    game.commitments = [*game.commitments, commitment]
+    rows.insert_event(
+        game.pk,
         version=game.version,
         kind=GameEvent.Kind.DEAL,
         action={"deal": index},
         public=public,
+        now=timezone.now(),
     )
     events.append({"version": game.version, "events": public})
     return after
 
 
-def commit_game(game: Game, state: State, events: list, now=None) -> None:
+def commit_game(
+    game: Game, state: State, events: list, now=None, seats: list | None = None
+) -> None:
     """Save the new state, set the next deadline, and arrange what happens
-    after commit: the broadcast and the timer for the next move."""
+    after commit: the broadcast and the timer for the next move.
+
+    ``seats`` are the game's seats read under the game's lock (``seats_of``),
+    when the caller already has them and no step changed them; otherwise
+    they are read here."""
     now = now or timezone.now()
+    if seats is None:
+        seats = seats_of(game)
     game.state = state_to_json(state)
     table = game.table
     if state.is_over:
@@ -100,17 +112,16 @@ def commit_game(game: Game, state: State, events: list, now=None) -> None:
         }
         Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     else:
-        seat = Seat.objects.get(table=table, number=state.turn)
-        if seat.played_by_bot:
+        if seats[state.turn].played_by_bot:
             delay = settings.PULKA_BOT_MOVE_SECONDS
         else:
             delay = table.turn_seconds
         game.deadline = now + timedelta(seconds=delay)
-    game.save()
+    rows.save_step(game)
     if state.is_over:
         stakes.settle(game)
         announce_end(game)
-    transaction.on_commit(lambda: notify.game_changed(game, state, events))
+    transaction.on_commit(lambda: notify.game_changed(game, state, events, seats))
     game_id, version, deadline = game.pk, game.version, game.deadline
     if deadline is not None:
         transaction.on_commit(lambda: notify.schedule_move(game_id, version, deadline))
@@ -131,7 +142,9 @@ def stop_game(game: Game) -> None:
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
     events = [{"version": game.version, "events": [{"type": "aborted"}]}]
     state = game.engine_state()
-    transaction.on_commit(lambda: notify.game_changed(game, state, events))
+    transaction.on_commit(
+        lambda: notify.game_changed(game, state, events, seats_of(game))
+    )
     announce_end(game)
 
 
