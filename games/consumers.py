@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -37,6 +38,25 @@ BANNED = "banned"
 
 def _is_active(user_id: int) -> bool:
     return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+
+
+class DirectDispatchMixin:
+    """Hand each message to its handler without Channels' connection sweep.
+
+    Channels runs ``close_old_connections`` before every handler, on the
+    process's one thread of sync calls: a trip to that thread for every
+    frame a player sends and every update and answer a socket passes on,
+    queued behind whatever database work the thread has. The consumers here
+    never touch the database on the event loop; each of their database calls
+    goes through ``database_sync_to_async``, which closes stale connections
+    itself, before and after the call.
+    """
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
 
 class UserSocketMixin:
@@ -69,7 +89,7 @@ class UserSocketMixin:
         await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
 
 
-class GameConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
+class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
     game_id: int
     seat: int | None = None
     group: str | None = None
@@ -252,7 +272,7 @@ def _valid_id(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 64
 
 
-class LobbyConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
     """Tells lobby pages to refresh their table list when it changes.
 
     Open to everybody; a signed-in user's socket also joins the user's group.

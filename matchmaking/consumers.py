@@ -16,11 +16,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games.consumers import CLOSE_ANONYMOUS, UserSocketMixin
+from games.consumers import CLOSE_ANONYMOUS, DirectDispatchMixin, UserSocketMixin
 from matchmaking import notify, selectors, services
 
 
-class QuickPlayConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
+class QuickPlayConsumer(
+    DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer
+):
     group: str | None = None
 
     async def connect(self):

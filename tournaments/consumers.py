@@ -11,7 +11,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.consumers import CLOSE_NOT_FOUND, UserSocketMixin
+from games.consumers import CLOSE_NOT_FOUND, DirectDispatchMixin, UserSocketMixin
 from tournaments.models import Tournament
 from tournaments.notify import tournament_group
 
@@ -20,7 +20,9 @@ def _exists(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
-class TournamentConsumer(UserSocketMixin, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(
+    DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer
+):
     group: str | None = None
 
     async def connect(self):
