@@ -150,6 +150,23 @@ async def test_an_action_updates_every_connection_then_acks(connect):
         assert await socket.nothing_more()
 
 
+async def test_frames_and_broadcasts_reach_handlers_without_a_connection_sweep(
+    connect, monkeypatch
+):
+    # Channels' own dispatch would queue a close_old_connections on the sync
+    # thread before every message; the consumers skip it (DirectDispatchMixin).
+    async def no_sweep():
+        raise AssertionError("a message waited for a connection sweep")
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", no_sweep)
+    game, declarer, other = await new_match()
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    await first.send(action_message(1, {"trump": "H"}))
+    assert (await first.receive())["type"] == "update"
+    assert (await first.receive())["type"] == "ack"
+    assert (await second.receive())["type"] == "update"
+
+
 async def test_malformed_messages_get_errors_and_the_socket_stays_open(connect):
     game, declarer, _ = await new_match()
     socket = await connect(game.pk, declarer)
