@@ -12,6 +12,7 @@ An inactive (banned) user cannot connect.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from channels.consumer import get_handler_name
@@ -28,6 +29,10 @@ from games.services.notify import (
     spectator_group,
     user_group,
 )
+
+# An action's answer follows the update it caused (docs/protocol.md); should
+# that update never reach the socket, the answer goes out after this long.
+ACK_WAIT_SECONDS = 2.0
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_FORBIDDEN = 4403
@@ -93,6 +98,11 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     game_id: int
     seat: int | None = None
     group: str | None = None
+    # The newest game version passed on to this socket (in a sync or an
+    # update), and the answer to an action that waits for its update.
+    version_sent: int = -1
+    held_ack: dict | None = None
+    held_ack_timer: asyncio.TimerHandle | None = None
 
     async def connect(self):
         user = self.scope["user"]
@@ -123,6 +133,8 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.send_sync(since=None)
 
     async def disconnect(self, code):
+        if self.held_ack_timer is not None:
+            self.held_ack_timer.cancel()
         await self.leave_user_group()
         if self.group is None:
             return
@@ -230,12 +242,36 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
             return
-        # Through this connection's own channel, behind the update that the
-        # action broadcast on commit: the client gets the update first.
         ack = {"type": "ack", "id": message_id, **(answer or {})}
-        await self.channel_layer.send(
-            self.channel_name, {"type": "table.message", "message": ack}
+        version = ack.get("version")
+        if version is None:
+            # Nothing to wait for by version (an abort): through this
+            # connection's own channel, behind the broadcast of the change.
+            await self.channel_layer.send(
+                self.channel_name, {"type": "table.message", "message": ack}
+            )
+        elif version <= self.version_sent:
+            await self.send_json(ack)
+        else:
+            # The update of that version is on its way to this socket through
+            # the seat's group: the answer follows right behind it.
+            await self.hold_ack(ack)
+
+    async def hold_ack(self, ack: dict):
+        await self.release_ack()
+        self.held_ack = ack
+        self.held_ack_timer = asyncio.get_running_loop().call_later(
+            ACK_WAIT_SECONDS, lambda: asyncio.ensure_future(self.release_ack())
         )
+
+    async def release_ack(self):
+        """Send the answer being held, if any."""
+        ack, self.held_ack = self.held_ack, None
+        if self.held_ack_timer is not None:
+            self.held_ack_timer.cancel()
+            self.held_ack_timer = None
+        if ack is not None:
+            await self.send_json(ack)
 
     async def send_json(self, content, close=False):
         # A broadcast can race the client's close; the ASGI server then raises
@@ -250,7 +286,14 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         data = await database_sync_to_async(selectors.sync_message)(
             self.game_id, self.seat, since
         )
-        await self.send_json(data)
+        await self.send_state(data)
+
+    async def send_state(self, message: dict):
+        """Pass on a sync or an update, then any answer that waited for it."""
+        await self.send_json(message)
+        self.version_sent = max(self.version_sent, message["version"])
+        if self.held_ack is not None and self.held_ack["version"] <= self.version_sent:
+            await self.release_ack()
 
     async def send_error(self, client_id, code: str, message: str):
         await self.send_json(
@@ -258,7 +301,11 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         )
 
     async def table_message(self, event):
-        await self.send_json(event["message"])
+        message = event["message"]
+        if message["type"] == "update":
+            await self.send_state(message)
+        else:
+            await self.send_json(message)
 
 
 def _size(raw: str | bytes) -> int:

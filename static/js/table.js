@@ -423,9 +423,15 @@
           onSnapshot(message);
           break;
         case "ack":
-          if (pending && pending.id === message.id && snap.version >= message.version) {
-            pending = null;
-            render();
+          if (pending && pending.id === message.id) {
+            if (snap.version >= message.version) {
+              pending = null;
+              render();
+            } else {
+              // Its update was lost on the way: catch up (the sync's
+              // snapshot then clears the pending move).
+              send({ type: "sync", version: snap.version });
+            }
           }
           break;
         case "error":

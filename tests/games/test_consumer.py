@@ -167,6 +167,21 @@ async def test_frames_and_broadcasts_reach_handlers_without_a_connection_sweep(
     assert (await second.receive())["type"] == "update"
 
 
+async def test_the_answer_still_comes_when_its_update_is_lost(connect, monkeypatch):
+    # The answer waits for the update it follows; Redis Pub/Sub does not
+    # promise delivery, so it goes out alone after a while.
+    monkeypatch.setattr("games.consumers.ACK_WAIT_SECONDS", 0.2)
+    game, declarer, other = await new_match()
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    monkeypatch.setattr("games.services.notify.game_changed", lambda *args: None)
+
+    await first.send(action_message(1, {"trump": "H"}))
+
+    assert await first.receive() == {"type": "ack", "id": "a1", "version": 2}
+    assert await progress(game) == (2, 2)
+    assert await second.nothing_more()
+
+
 async def test_malformed_messages_get_errors_and_the_socket_stays_open(connect):
     game, declarer, _ = await new_match()
     socket = await connect(game.pk, declarer)
