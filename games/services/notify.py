@@ -193,8 +193,3 @@ class TaskPublisher:
 _publisher = TaskPublisher()
 # Publish what is still queued when the process ends normally.
 atexit.register(_publisher.flush)
-
-
-def flush_timers(timeout: float = 5.0) -> bool:
-    """Wait until every timer scheduled so far has reached the broker."""
-    return _publisher.flush(timeout)

@@ -132,11 +132,12 @@ def stop_game(game: Game) -> None:
     closed, and the players told once the change commits. The caller sets
     the game's final status and saves it."""
     game.version += 1
-    GameEvent.objects.create(
-        game=game,
+    rows.insert_event(
+        game.pk,
         version=game.version,
         kind=GameEvent.Kind.ABORT,
         public=[{"type": "aborted"}],
+        now=timezone.now(),
     )
     game.deadline = None
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)

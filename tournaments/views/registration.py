@@ -38,41 +38,43 @@ def _refusal(error: TournamentError, tournament: Tournament) -> str:
 @login_required
 @require_POST
 def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    try:
-        services.tournament_register(tournament_id=tournament.pk, user=request.user)
-    except TournamentError as error:
-        messages.error(request, _refusal(error, tournament))
-    else:
-        if tournament.entry_fee:
-            messages.success(
-                request,
-                _(
-                    "You are registered. The entry fee of %(fee)d Domino Coin "
-                    "is in the prize pool."
-                )
-                % {"fee": tournament.entry_fee},
-            )
-        else:
-            messages.success(request, _("You are registered."))
-    return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return _entry_change(
+        request,
+        tournament_id,
+        services.tournament_register,
+        paid=_(
+            "You are registered. The entry fee of %(fee)d Domino Coin "
+            "is in the prize pool."
+        ),
+        free=_("You are registered."),
+    )
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _entry_change(
+        request,
+        tournament_id,
+        services.tournament_withdraw,
+        paid=_("You withdrew; the entry fee of %(fee)d Domino Coin is back."),
+        free=_("You withdrew."),
+    )
+
+
+def _entry_change(
+    request: HttpRequest, tournament_id: int, service, *, paid: str, free: str
+) -> HttpResponse:
+    """Register or withdraw through ``service``, and say how it went: ``paid``
+    (with the fee) or ``free`` when it worked, the refusal when not."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
-        services.tournament_withdraw(tournament_id=tournament.pk, user=request.user)
+        service(tournament_id=tournament.pk, user=request.user)
     except TournamentError as error:
         messages.error(request, _refusal(error, tournament))
     else:
         if tournament.entry_fee:
-            messages.success(
-                request,
-                _("You withdrew; the entry fee of %(fee)d Domino Coin is back.")
-                % {"fee": tournament.entry_fee},
-            )
+            messages.success(request, paid % {"fee": tournament.entry_fee})
         else:
-            messages.success(request, _("You withdrew."))
+            messages.success(request, free)
     return redirect("tournaments:detail", tournament_id=tournament.pk)
