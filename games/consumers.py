@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 
 from games import selectors, services
 from games.errors import PlayError
+from games.services import notify
 from games.services.notify import (
     LOBBY_GROUP,
     seat_group,
@@ -236,12 +237,24 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             # moves of different games then overlap their waits on the
             # database, and one game's moves still go one at a time under
             # its row lock.
-            answer = await database_sync_to_async(
-                service, thread_sensitive=not settings.PULKA_PARALLEL_MOVES
+            answer, sends = await database_sync_to_async(
+                _keeping_sends(service),
+                thread_sensitive=not settings.PULKA_PARALLEL_MOVES,
             )(**kwargs)
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
             return
+        # This socket's own update first, straight from here; then the
+        # answer; then the broadcast, whose copy of that update this socket
+        # drops (table_message).
+        for group, message in sends:
+            if group == self.group and message and message["type"] == "update":
+                await self.send_state(message)
+        await self.answer(message_id, answer)
+        await notify.publish(sends)
+
+    async def answer(self, message_id, answer: dict | None):
+        """Send the answer to an action after the update it caused."""
         ack = {"type": "ack", "id": message_id, **(answer or {})}
         version = ack.get("version")
         if version is None:
@@ -303,9 +316,22 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     async def table_message(self, event):
         message = event["message"]
         if message["type"] == "update":
+            if message["version"] <= self.version_sent:
+                return  # already passed on: this socket's own move
             await self.send_state(message)
         else:
             await self.send_json(message)
+
+
+def _keeping_sends(service):
+    """``service`` returning its answer and the broadcasts it kept back."""
+
+    def call(**kwargs):
+        with notify.sends_kept() as sends:
+            answer = service(**kwargs)
+        return answer, sends
+
+    return call
 
 
 def _size(raw: str | bytes) -> int:

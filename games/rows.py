@@ -8,6 +8,12 @@ once here they cost a fraction of that, and the server's capacity for moves
 grows accordingly. The SQL is what PostgreSQL and SQLite share; values go
 through the backend's own adapters. Everything else uses the ORM, and the
 models stay the one description of the tables.
+
+On PostgreSQL a move also makes few trips to the database: its three reads
+go in one trip (``lock_for_move``), and the rows its steps append wait on
+the game (``insert_event``, ``insert_receipt``) until ``save_step`` sends
+them in one trip with the game itself. SQLite takes one statement at a time,
+so there the same statements go one by one.
 """
 
 from __future__ import annotations
@@ -68,18 +74,46 @@ def lock_game(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends, with the table
     settings a move uses (``game.table``); None when there is no such game.
     """
+    with connection.cursor() as cursor:
+        cursor.execute(*_lock_statement(game_id))
+        return _game(cursor.fetchone())
+
+
+def lock_for_move(
+    game_id: int, client_id: str
+) -> tuple[Game | None, list[Seat], dict[int, dict]]:
+    """What a player's action reads, under the game's lock: the game (as
+    ``lock_game``), its seats (as ``seats_of``), and the answers already
+    given to this action id, by seat number."""
+    statements = [
+        _lock_statement(game_id),
+        # The statements run in order: these two read after the lock is held.
+        _seats_statement(f"(SELECT table_id FROM {GAME} WHERE id = %s)", game_id),
+        (
+            f"SELECT seat, answer FROM {RECEIPT} WHERE game_id = %s AND client_id = %s",
+            [game_id, client_id],
+        ),
+    ]
+    game_row, seat_rows, receipt_rows = _read_all(statements)
+    game = _game(game_row[0] if game_row else None)
+    answers = {seat: _json(answer) for seat, answer in receipt_rows}
+    return game, [_seat(row) for row in seat_rows], answers
+
+
+def _lock_statement(game_id: int) -> tuple[str, list]:
     # SQLite has no row locks: its transactions take the database's write
     # lock when they begin (see the settings), which serializes them anyway.
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     columns = ", ".join(f"g.{field}" for field in GAME_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns}, t.turn_seconds, t.forfeit_after_timeouts, t.managed"
-            f" FROM {GAME} g JOIN {TABLE} t ON t.id = g.table_id"
-            f" WHERE g.id = %s{lock}",
-            [game_id],
-        )
-        row = cursor.fetchone()
+    return (
+        f"SELECT {columns}, t.turn_seconds, t.forfeit_after_timeouts, t.managed"
+        f" FROM {GAME} g JOIN {TABLE} t ON t.id = g.table_id"
+        f" WHERE g.id = %s{lock}",
+        [game_id],
+    )
+
+
+def _game(row) -> Game | None:
     if row is None:
         return None
     values = []
@@ -102,57 +136,52 @@ def lock_game(game_id: int) -> Game | None:
 def seats_of(table_id: int) -> list[Seat]:
     """The table's seats in seat order, each with the name shown for it
     (``shown_name``) read in the same query."""
+    with connection.cursor() as cursor:
+        cursor.execute(*_seats_statement("%s", table_id))
+        return [_seat(row) for row in cursor.fetchall()]
+
+
+def _seats_statement(table_id_sql: str, value) -> tuple[str, list]:
     user_table = get_user_model()._meta.db_table
     columns = ", ".join(f's."{field}"' for field in SEAT_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns}, u.username, p.display_name"
-            f" FROM {SEAT} s"
-            f" LEFT JOIN {user_table} u ON u.id = s.user_id"
-            f" LEFT JOIN {PROFILE} p ON p.user_id = s.user_id"
-            f" WHERE s.table_id = %s ORDER BY s.number",
-            [table_id],
+    return (
+        f"SELECT {columns}, u.username, p.display_name"
+        f" FROM {SEAT} s"
+        f" LEFT JOIN {user_table} u ON u.id = s.user_id"
+        f" LEFT JOIN {PROFILE} p ON p.user_id = s.user_id"
+        f" WHERE s.table_id = {table_id_sql} ORDER BY s.number",
+        [value],
+    )
+
+
+def _seat(row) -> Seat:
+    values = list(row[: len(SEAT_FIELDS)])
+    values[5] = bool(values[5])  # left: 0 or 1 on SQLite
+    values[8] = _aware(values[8])
+    seat = Seat.from_db(connection.alias, SEAT_FIELDS, values)
+    username, display_name = row[len(SEAT_FIELDS) :]
+    seat.shown_name = display_name or username
+    return seat
+
+
+def insert_receipt(game: Game, seat: int, client_id: str, answer, now) -> None:
+    """Keep the answer to an action id; written by ``save_step``."""
+    _pending(game).append(
+        _insert(
+            RECEIPT,
+            {
+                "game_id": game.pk,
+                "seat": seat,
+                "client_id": client_id,
+                "answer": _json_value(answer),
+                "created_at": _datetime(now),
+            },
         )
-        rows = cursor.fetchall()
-    seats = []
-    for row in rows:
-        values = list(row[: len(SEAT_FIELDS)])
-        values[5] = bool(values[5])  # left: 0 or 1 on SQLite
-        values[8] = _aware(values[8])
-        seat = Seat.from_db(connection.alias, SEAT_FIELDS, values)
-        username, display_name = row[len(SEAT_FIELDS) :]
-        seat.shown_name = display_name or username
-        seats.append(seat)
-    return seats
-
-
-def receipt_answer(game_id: int, seat: int, client_id: str) -> dict | None:
-    """The answer given to this action id from this seat, if there was one."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT answer FROM {RECEIPT}"
-            f" WHERE game_id = %s AND seat = %s AND client_id = %s",
-            [game_id, seat, client_id],
-        )
-        row = cursor.fetchone()
-    return None if row is None else _json(row[0])
-
-
-def insert_receipt(game_id: int, seat: int, client_id: str, answer, now) -> None:
-    _insert(
-        RECEIPT,
-        {
-            "game_id": game_id,
-            "seat": seat,
-            "client_id": client_id,
-            "answer": _json_value(answer),
-            "created_at": _datetime(now),
-        },
     )
 
 
 def insert_event(
-    game_id: int,
+    game: Game,
     *,
     version: int,
     kind: str,
@@ -162,24 +191,29 @@ def insert_event(
     cause: str = GameEvent.Cause.PLAYER,
     action=None,
 ) -> None:
-    _insert(
-        EVENT,
-        {
-            "game_id": game_id,
-            "version": version,
-            "kind": str(kind),
-            "seat": seat,
-            "cause": str(cause),
-            "action": None if action is None else _json_value(action),
-            "public": _json_value(public),
-            "created_at": _datetime(now),
-        },
+    """Append an event to the game; written by ``save_step`` (or
+    ``write_pending``)."""
+    _pending(game).append(
+        _insert(
+            EVENT,
+            {
+                "game_id": game.pk,
+                "version": version,
+                "kind": str(kind),
+                "seat": seat,
+                "cause": str(cause),
+                "action": None if action is None else _json_value(action),
+                "public": _json_value(public),
+                "created_at": _datetime(now),
+            },
+        )
     )
 
 
 def save_step(game: Game) -> None:
-    """Write the columns a step changes (the state, its version, the
-    deadline, the counters, and the result once it is over)."""
+    """Write the rows waiting on the game, and the columns a step changes
+    (the state, its version, the deadline, the counters, and the result once
+    it is over)."""
     values = {
         "state": _json_value(game.state),
         "version": game.version,
@@ -192,20 +226,58 @@ def save_step(game: Game) -> None:
         values["finished_at"] = _datetime(game.finished_at)
         values["result"] = _json_value(game.result)
     assignments = ", ".join(f"{column} = %s" for column in values)
+    _pending(game).append(
+        (f"UPDATE {GAME} SET {assignments} WHERE id = %s", [*values.values(), game.pk])
+    )
+    write_pending(game)
+
+
+def write_pending(game: Game) -> None:
+    """Write the rows waiting on the game."""
+    statements, game.pending_rows = _pending(game), []
+    if connection.vendor == "postgresql":
+        # Django's psycopg cursors bind values on the client, so several
+        # statements can go as one query.
+        statements = [
+            (
+                ";\n".join(sql for sql, _ in statements),
+                [value for _, params in statements for value in params],
+            )
+        ]
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {GAME} SET {assignments} WHERE id = %s",
-            [*values.values(), game.pk],
-        )
+        for sql, params in statements:
+            cursor.execute(sql, params)
 
 
-def _insert(table: str, values: dict) -> None:
+def _pending(game: Game) -> list:
+    if not hasattr(game, "pending_rows"):
+        game.pending_rows = []
+    return game.pending_rows
+
+
+def _read_all(statements: list) -> list[list]:
+    """The rows of each statement, run in order (one trip on PostgreSQL)."""
+    results = []
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                ";\n".join(sql for sql, _ in statements),
+                [value for _, params in statements for value in params],
+            )
+            results.append(cursor.fetchall())
+            while cursor.nextset():
+                results.append(cursor.fetchall())
+        else:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(cursor.fetchall())
+    return results
+
+
+def _insert(table: str, values: dict) -> tuple[str, list]:
     columns = ", ".join(values)
     marks = ", ".join(["%s"] * len(values))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(values.values())
-        )
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(values.values())
 
 
 def _json(value):

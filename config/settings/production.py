@@ -33,6 +33,3 @@ STORAGES = {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage",
     },
 }
-
-CONN_MAX_AGE = env.int("CONN_MAX_AGE", default=0)
-DATABASES["default"]["CONN_MAX_AGE"] = CONN_MAX_AGE  # noqa: F405

@@ -7,10 +7,13 @@ never announced and no timer is set for it.
 from __future__ import annotations
 
 import atexit
+import contextvars
 import logging
 import os
 import queue
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -84,18 +87,47 @@ def audience_group(game_id: int, seat: int | None) -> str:
     return spectator_group(game_id) if seat is None else seat_group(game_id, seat)
 
 
+# While set (see ``sends_kept``), the list that keeps this context's sends.
+_kept_sends: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "kept_sends", default=None
+)
+
+
+@contextmanager
+def sends_kept() -> Iterator[list]:
+    """Keep the sends made inside this block in the list it yields, unsent.
+
+    A player's action runs in a worker thread; its broadcast would otherwise
+    make a trip from that thread to the event loop and back before the
+    action's answer could go out. The consumer instead takes the sends back
+    to its event loop, passes the player's own update straight to the
+    player's socket, and then publishes them all (``publish``).
+    """
+    kept: list = []
+    token = _kept_sends.set(kept)
+    try:
+        yield kept
+    finally:
+        _kept_sends.reset(token)
+
+
 def _send_all(sends: list) -> None:
     """Send to several groups in one trip to the event loop (a message of
     None tells the lobby to refresh)."""
+    kept = _kept_sends.get()
+    if kept is not None:
+        kept.extend(sends)
+        return
+    async_to_sync(publish)(sends)
 
-    async def send_all():
-        # One after another: channels_redis stalls on concurrent sends
-        # from one event loop.
-        layer = get_channel_layer()
-        for group, message in sends:
-            await layer.group_send(group, _envelope(message))
 
-    async_to_sync(send_all)()
+async def publish(sends: list) -> None:
+    """Send each (group, message) through the channel layer, in order."""
+    # One after another: channels_redis stalls on concurrent sends from one
+    # event loop, and each group must get a game's updates in order.
+    layer = get_channel_layer()
+    for group, message in sends:
+        await layer.group_send(group, _envelope(message))
 
 
 def _envelope(message: dict | None) -> dict:
@@ -173,21 +205,41 @@ class TaskPublisher:
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
+            batch = [self._queue.get()]
+            # Whatever else is already waiting goes out on the same producer
+            # (one broker connection checked out for the lot).
+            while not self._queue.empty():
+                batch.append(self._queue.get())
+            self._publish(batch)
+
+    def _publish(self, batch: list) -> None:
+        from config.celery import app
+
+        tasks = [item for item in batch if not isinstance(item, threading.Event)]
+        try:
+            if tasks:
+                with app.producer_or_acquire() as producer:
+                    for task, args, options in tasks:
+                        self._publish_one(producer, task, args, options)
+        except OperationalError:
+            logger.warning("could not reach the broker; the sweep will catch up")
+        except Exception:
+            logger.exception("could not publish timers; the sweep will catch up")
+        # Whoever waits in flush() learns that everything before is out.
+        for item in batch:
             if isinstance(item, threading.Event):
                 item.set()
-                continue
-            task, args, options = item
-            try:
-                task.apply_async(args, **options)
-            except OperationalError:
-                logger.warning(
-                    "could not schedule %s%r; the sweep will catch it",
-                    task.name,
-                    args,
-                )
-            except Exception:
-                logger.exception("could not schedule %s%r", task.name, args)
+
+    @staticmethod
+    def _publish_one(producer, task, args, options) -> None:
+        try:
+            task.apply_async(args, producer=producer, **options)
+        except OperationalError:
+            logger.warning(
+                "could not schedule %s%r; the sweep will catch it", task.name, args
+            )
+        except Exception:
+            logger.exception("could not schedule %s%r", task.name, args)
 
 
 _publisher = TaskPublisher()

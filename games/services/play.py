@@ -46,14 +46,14 @@ def game_act(
     second request with the same id gets the first answer and changes nothing.
     """
     with transaction.atomic():
-        game = locked_game(game_id)
-        # Read once under the lock: whose seat this is, who moves next, and
-        # the names the broadcast shows.
-        seats = seats_of(game)
+        # Read once under the lock: whose seat this is, who moves next, the
+        # names the broadcast shows, and whether this action id was answered.
+        game, seats, answers = rows.lock_for_move(game_id, client_id)
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
         seat = _seat_of(seats, user)
-        earlier = rows.receipt_answer(game.pk, seat.number, client_id)
-        if earlier is not None:
-            return earlier
+        if seat.number in answers:
+            return answers[seat.number]
         if game.status != Game.Status.PLAYING:
             raise NotPlaying("the game is over")
         if expected_version != game.version:
@@ -78,9 +78,9 @@ def game_act(
             )
         except EngineError as error:
             raise PlayError(str(error), code=error.code) from error
-        commit_game(game, state, events, seats=seats)
         answer = {"version": game.version}
-        rows.insert_receipt(game.pk, seat.number, client_id, answer, timezone.now())
+        rows.insert_receipt(game, seat.number, client_id, answer, timezone.now())
+        commit_game(game, state, events, seats=seats)
         return answer
 
 

@@ -2,7 +2,8 @@
 
 Every function here expects the caller to hold the game's row lock
 (``select_for_update``) inside ``transaction.atomic``; each step appends one
-``GameEvent`` and bumps the version. Broadcasts and timers are arranged with
+``GameEvent`` and bumps the version. The events are written with the game
+by ``commit_game``, which must follow the steps. Broadcasts and timers are arranged with
 ``transaction.on_commit``, so nothing is announced that was rolled back.
 """
 
@@ -34,7 +35,7 @@ def step(game: Game, state: State, action, *, cause: str, events: list) -> State
     game.version += 1
     public = describe(state, action, after)
     rows.insert_event(
-        game.pk,
+        game,
         version=game.version,
         kind=GameEvent.Kind.ACTION,
         seat=action.seat,
@@ -75,7 +76,7 @@ def deal_next(game: Game, state: State, events: list) -> State:
     public[0]["commitment"] = commitment
     game.commitments = [*game.commitments, commitment]
     rows.insert_event(
-        game.pk,
+        game,
         version=game.version,
         kind=GameEvent.Kind.DEAL,
         action={"deal": index},
@@ -133,12 +134,13 @@ def stop_game(game: Game) -> None:
     the game's final status and saves it."""
     game.version += 1
     rows.insert_event(
-        game.pk,
+        game,
         version=game.version,
         kind=GameEvent.Kind.ABORT,
         public=[{"type": "aborted"}],
         now=timezone.now(),
     )
+    rows.write_pending(game)
     game.deadline = None
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.ABORTED)
     events = [{"version": game.version, "events": [{"type": "aborted"}]}]

@@ -150,6 +150,27 @@ async def test_an_action_updates_every_connection_then_acks(connect):
         assert await socket.nothing_more()
 
 
+async def test_the_players_other_tab_gets_the_update_the_mover_got_directly(
+    connect,
+):
+    # The socket that moved gets its update straight from its own handler;
+    # another socket of the same seat gets it through the seat's group.
+    game, declarer, other = await new_match()
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    tab = await connect(game.pk, declarer)
+    await tab.receive_until(of_type("sync"))
+    for socket in (first, second, tab):
+        await socket.receive_until(all_connected)
+    await first.send(action_message(1, {"trump": "H"}))
+
+    mine = [await first.receive(), await first.receive()]
+    assert [frame["type"] for frame in mine] == ["update", "ack"]
+    copy = await tab.receive()
+    assert copy == mine[0]
+    for socket in (first, tab):
+        assert await socket.nothing_more()
+
+
 async def test_frames_and_broadcasts_reach_handlers_without_a_connection_sweep(
     connect, monkeypatch
 ):
