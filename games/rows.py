@@ -235,17 +235,8 @@ def save_step(game: Game) -> None:
 def write_pending(game: Game) -> None:
     """Write the rows waiting on the game."""
     statements, game.pending_rows = _pending(game), []
-    if connection.vendor == "postgresql":
-        # Django's psycopg cursors bind values on the client, so several
-        # statements can go as one query.
-        statements = [
-            (
-                ";\n".join(sql for sql, _ in statements),
-                [value for _, params in statements for value in params],
-            )
-        ]
     with connection.cursor() as cursor:
-        for sql, params in statements:
+        for sql, params, _ in _trips(statements):
             cursor.execute(sql, params)
 
 
@@ -256,22 +247,30 @@ def _pending(game: Game) -> list:
 
 
 def _read_all(statements: list) -> list[list]:
-    """The rows of each statement, run in order (one trip on PostgreSQL)."""
+    """The rows of each statement, run in order."""
     results = []
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                ";\n".join(sql for sql, _ in statements),
-                [value for _, params in statements for value in params],
-            )
+        for sql, params, count in _trips(statements):
+            cursor.execute(sql, params)
             results.append(cursor.fetchall())
-            while cursor.nextset():
-                results.append(cursor.fetchall())
-        else:
-            for sql, params in statements:
-                cursor.execute(sql, params)
+            for _ in range(count - 1):
+                cursor.nextset()
                 results.append(cursor.fetchall())
     return results
+
+
+def _trips(statements: list) -> list[tuple[str, list, int]]:
+    """The statements as queries to send, each with the number of statements
+    it holds: all in one where the backend takes several statements in one
+    query, else one by one."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    # Django's psycopg cursors bind values on the client unless told to bind
+    # them on the server, and then a query may hold several statements.
+    if connection.vendor != "postgresql" or options.get("server_side_binding"):
+        return [(sql, params, 1) for sql, params in statements]
+    sql = ";\n".join(sql for sql, _ in statements)
+    params = [value for _, values in statements for value in values]
+    return [(sql, params, len(statements))]
 
 
 def _insert(table: str, values: dict) -> tuple[str, list]:

@@ -150,3 +150,20 @@ def test_a_move_makes_the_same_few_trips_to_the_database_whatever_the_game(
         assert trips[1].count("INSERT INTO") == 2 and "UPDATE" in trips[1]
     else:
         assert len(trips) == 6
+
+
+def test_with_values_bound_on_the_server_the_statements_go_one_by_one(
+    japanese, monkeypatch
+):
+    # Server-side binding takes one statement per query (psycopg's
+    # ServerBindingCursor), so nothing may be sent together then.
+    options = {
+        **connection.settings_dict.get("OPTIONS", {}),
+        "server_side_binding": True,
+    }
+    monkeypatch.setitem(connection.settings_dict, "OPTIONS", options)
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        game, seats, answers = rows.lock_for_move(japanese.pk, "x")
+    assert game.pk == japanese.pk and len(seats) == 2 and answers == {}
+    reads = [query for query in queries if "SAVEPOINT" not in query["sql"].upper()]
+    assert len(reads) == 3
