@@ -257,18 +257,14 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         """Send the answer to an action after the update it caused."""
         ack = {"type": "ack", "id": message_id, **(answer or {})}
         version = ack.get("version")
-        if version is None:
-            # Nothing to wait for by version (an abort): through this
-            # connection's own channel, behind the broadcast of the change.
-            await self.channel_layer.send(
-                self.channel_name, {"type": "table.message", "message": ack}
-            )
-        elif version <= self.version_sent:
-            await self.send_json(ack)
-        else:
+        if version is not None and version > self.version_sent:
             # The update of that version is on its way to this socket through
             # the seat's group: the answer follows right behind it.
             await self.hold_ack(ack)
+        else:
+            # Its update, if any, is already out (an abort's answer names no
+            # version; its update went out just before, from call()).
+            await self.send_json(ack)
 
     async def hold_ack(self, ack: dict):
         await self.release_ack()

@@ -3,8 +3,9 @@
 Every function here expects the caller to hold the game's row lock
 (``select_for_update``) inside ``transaction.atomic``; each step appends one
 ``GameEvent`` and bumps the version. The events are written with the game
-by ``commit_game``, which must follow the steps. Broadcasts and timers are arranged with
-``transaction.on_commit``, so nothing is announced that was rolled back.
+by ``commit_game``, which must follow the steps. Broadcasts and timers are
+arranged with ``transaction.on_commit``, so nothing is announced that was
+rolled back.
 """
 
 from __future__ import annotations
