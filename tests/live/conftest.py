@@ -119,9 +119,11 @@ def start(name: str, cmd: list[str], env: dict, log_dir: Path) -> Process:
     return Process(name, cmd, env, log_dir, cwd=BASE_DIR)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def servers(live_env, log_dir):
-    """Two uvicorn processes on free ports: base URLs like http://127.0.0.1:P."""
+    """Two uvicorn processes on free ports: base URLs like http://127.0.0.1:P.
+
+    Like the worker, they live as long as this package's tests, no longer."""
     started = []
     try:
         for number in (1, 2):
@@ -143,10 +145,14 @@ def servers(live_env, log_dir):
             process.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def worker(live_env, log_dir):
     """A Celery worker on the test queue. The queue is purged first: timers
-    set by earlier tests (whose games are gone) would only hold it up."""
+    set by earlier tests (whose games are gone) would only hold it up.
+
+    It is stopped when this package's tests are done: left running, it would
+    take the timers of the tests that follow and move their games in the
+    test database while they flush it."""
     celery_app.control.purge()
     cmd = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
