@@ -233,13 +233,11 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             await self.send_error(message_id, "not_allowed", "spectators cannot play")
             return
         try:
-            # With PostgreSQL, off the process's one thread of sync calls:
-            # moves of different games then overlap their waits on the
-            # database, and one game's moves still go one at a time under
-            # its row lock.
+            # Off the process's one thread of sync calls: moves of different
+            # games then overlap their waits on the database, and one game's
+            # moves still go one at a time under its row lock.
             answer, sends = await database_sync_to_async(
-                _keeping_sends(service),
-                thread_sensitive=not settings.PULKA_PARALLEL_MOVES,
+                _keeping_sends(service), thread_sensitive=False
             )(**kwargs)
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))

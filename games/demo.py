@@ -1,13 +1,19 @@
 """Demo content for a fresh local install: players, open tables, and a few
 finished ranked games so that leaderboards, replays and wallets have
 something to show. Everything goes through the services, as real play does.
+
+The finished games are played on a clock set two days back (every service
+takes its ``now``), so their times are in the past and no timer is left for
+the worker: their deadlines are long gone, which the sweep alone handles.
 """
 
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from accounts.services import profile_update
 from games import services
@@ -22,6 +28,8 @@ DEMO_PLAYERS = [
     ("tamar", "Tamar"),
     ("levan", "Levan"),
 ]
+# How far back the demo's finished games were played.
+DEMO_PAST = timedelta(days=2)
 
 
 def create_demo_data() -> list[str]:
@@ -39,9 +47,20 @@ def create_demo_data() -> list[str]:
     names = ", ".join(user.username for user in players)
     created = [f"players {names} (password {DEMO_PASSWORD!r})"]
 
-    _play_ranked([nino, giorgi], profile="japanese", options={"target": 21}, stake=10)
+    played_at = timezone.now() - DEMO_PAST
     _play_ranked(
-        players, profile="georgian-club", options={"schedule": "nines"}, stake=10
+        [nino, giorgi],
+        profile="japanese",
+        options={"target": 21},
+        stake=10,
+        now=played_at,
+    )
+    _play_ranked(
+        players,
+        profile="georgian-club",
+        options={"schedule": "nines"},
+        stake=10,
+        now=played_at + timedelta(hours=6),
     )
     created.append("two finished ranked games (Japanese Joker, Joker nines)")
 
@@ -52,14 +71,15 @@ def create_demo_data() -> list[str]:
     return created
 
 
-def _play_ranked(users, *, profile, options, stake) -> Game:
-    """Seat ``users`` at a ranked table and let the autopilot play every move
-    (each move is a timeout), as it would for players who never moved."""
+def _play_ranked(users, *, profile, options, stake, now) -> Game:
+    """Seat ``users`` at a ranked table at ``now`` and let the autopilot play
+    every move (each move is a timeout), as it would for players who never
+    moved."""
     table = services.table_create(
         user=users[0], profile=profile, options=options, ranked=True, stake=stake
     )
     for number, user in enumerate(users[1:], start=1):
-        services.seat_take(table_id=table.pk, user=user, number=number)
+        services.seat_take(table_id=table.pk, user=user, number=number, now=now)
     game = Game.objects.get(table=table)
     while game.status == Game.Status.PLAYING:
         services.game_advance_overdue(
@@ -69,10 +89,11 @@ def _play_ranked(users, *, profile, options, stake) -> Game:
     return game
 
 
-def play_for_the_person(game: Game, seat: Seat) -> dict:
+def play_for_the_person(game: Game, seat: Seat, now=None) -> dict:
     """Make the move of ``seat``'s person, the one the autopilot would choose,
     through ``game_act`` as their own client would (so it counts as their
-    move, not a timeout). ``game`` is as last read; the seat is to move."""
+    move, not a timeout), at ``now`` (the clock's time if not given).
+    ``game`` is as last read; the seat is to move."""
     action = action_to_json(autopilot_action(game.engine_state()))
     action.pop("seat")
     return services.game_act(
@@ -81,4 +102,5 @@ def play_for_the_person(game: Game, seat: Seat) -> dict:
         action=action,
         expected_version=game.version,
         client_id=uuid.uuid4().hex,
+        now=now,
     )

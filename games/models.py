@@ -163,7 +163,7 @@ class Game(models.Model):
     # snapshot, so it is kept here rather than read from the deal records on
     # every move.
     commitments = models.JSONField(default=list, blank=True)
-    started_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     annulled_at = models.DateTimeField(null=True, blank=True)

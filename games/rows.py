@@ -5,25 +5,21 @@ look up the action id, append the event, save the game, keep the answer.
 Built by the ORM, each of them costs about a millisecond of Python on a
 small server, several times what the database needs to run it; written out
 once here they cost a fraction of that, and the server's capacity for moves
-grows accordingly. The SQL is what PostgreSQL and SQLite share; values go
-through the backend's own adapters. Everything else uses the ORM, and the
-models stay the one description of the tables.
+grows accordingly. Values go through the backend's own adapters. Everything
+else uses the ORM, and the models stay the one description of the tables.
 
-On PostgreSQL a move also makes few trips to the database: its three reads
-go in one trip (``lock_for_move``), and the rows its steps append wait on
-the game (``insert_event``, ``insert_receipt``) until ``save_step`` sends
-them in one trip with the game itself. SQLite takes one statement at a time,
-so there the same statements go one by one.
+A move also makes few trips to the database: its three reads go in one
+trip (``lock_for_move``), and the rows its steps append wait on the game
+(``insert_event``, ``insert_receipt``) until ``save_step`` sends them in one
+trip with the game itself.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import UTC
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import ActionReceipt, Game, GameEvent, Seat, Table
@@ -55,7 +51,6 @@ GAME_FIELDS = (
     "annulled_by_id",
 )
 GAME_JSON = {"state", "commitments", "result"}
-GAME_DATETIMES = {"deadline", "started_at", "finished_at", "annulled_at"}
 TABLE_FIELDS = ("id", "turn_seconds", "forfeit_after_timeouts", "managed")
 SEAT_FIELDS = (
     "id",
@@ -101,14 +96,11 @@ def lock_for_move(
 
 
 def _lock_statement(game_id: int) -> tuple[str, list]:
-    # SQLite has no row locks: its transactions take the database's write
-    # lock when they begin (see the settings), which serializes them anyway.
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     columns = ", ".join(f"g.{field}" for field in GAME_FIELDS)
     return (
         f"SELECT {columns}, t.turn_seconds, t.forfeit_after_timeouts, t.managed"
         f" FROM {GAME} g JOIN {TABLE} t ON t.id = g.table_id"
-        f" WHERE g.id = %s{lock}",
+        f" WHERE g.id = %s FOR UPDATE OF g",
         [game_id],
     )
 
@@ -116,19 +108,16 @@ def _lock_statement(game_id: int) -> tuple[str, list]:
 def _game(row) -> Game | None:
     if row is None:
         return None
-    values = []
-    for field, value in zip(GAME_FIELDS, row, strict=False):
-        if field in GAME_JSON:
-            value = _json(value)
-        elif field in GAME_DATETIMES:
-            value = _aware(value)
-        values.append(value)
+    values = [
+        _json(value) if field in GAME_JSON else value
+        for field, value in zip(GAME_FIELDS, row, strict=False)
+    ]
     game = Game.from_db(connection.alias, GAME_FIELDS, values)
     turn_seconds, forfeit_after_timeouts, managed = row[len(GAME_FIELDS) :]
     game.table = Table.from_db(
         connection.alias,
         TABLE_FIELDS,
-        [game.table_id, turn_seconds, forfeit_after_timeouts, bool(managed)],
+        [game.table_id, turn_seconds, forfeit_after_timeouts, managed],
     )
     return game
 
@@ -156,8 +145,6 @@ def _seats_statement(table_id_sql: str, value) -> tuple[str, list]:
 
 def _seat(row) -> Seat:
     values = list(row[: len(SEAT_FIELDS)])
-    values[5] = bool(values[5])  # left: 0 or 1 on SQLite
-    values[8] = _aware(values[8])
     seat = Seat.from_db(connection.alias, SEAT_FIELDS, values)
     username, display_name = row[len(SEAT_FIELDS) :]
     seat.shown_name = display_name or username
@@ -236,8 +223,8 @@ def write_pending(game: Game) -> None:
     """Write the rows waiting on the game."""
     statements, game.pending_rows = _pending(game), []
     with connection.cursor() as cursor:
-        for sql, params, _ in _trips(statements):
-            cursor.execute(sql, params)
+        if statements:
+            cursor.execute(*_one_query(statements))
 
 
 def _pending(game: Game) -> list:
@@ -247,30 +234,23 @@ def _pending(game: Game) -> list:
 
 
 def _read_all(statements: list) -> list[list]:
-    """The rows of each statement, run in order."""
+    """The rows of each statement, run in order, in one trip."""
     results = []
     with connection.cursor() as cursor:
-        for sql, params, count in _trips(statements):
-            cursor.execute(sql, params)
+        cursor.execute(*_one_query(statements))
+        results.append(cursor.fetchall())
+        for _ in range(len(statements) - 1):
+            cursor.nextset()
             results.append(cursor.fetchall())
-            for _ in range(count - 1):
-                cursor.nextset()
-                results.append(cursor.fetchall())
     return results
 
 
-def _trips(statements: list) -> list[tuple[str, list, int]]:
-    """The statements as queries to send, each with the number of statements
-    it holds: all in one where the backend takes several statements in one
-    query, else one by one."""
-    options = connection.settings_dict.get("OPTIONS", {})
-    # Django's psycopg cursors bind values on the client unless told to bind
-    # them on the server, and then a query may hold several statements.
-    if connection.vendor != "postgresql" or options.get("server_side_binding"):
-        return [(sql, params, 1) for sql, params in statements]
+def _one_query(statements: list) -> tuple[str, list]:
+    """The statements as one query. Django's psycopg cursors bind values on
+    the client (the default, kept here), so a query may hold several."""
     sql = ";\n".join(sql for sql, _ in statements)
     params = [value for _, values in statements for value in values]
-    return [(sql, params, len(statements))]
+    return sql, params
 
 
 def _insert(table: str, values: dict) -> tuple[str, list]:
@@ -283,14 +263,6 @@ def _json(value):
     """A JSON column as read: text on both backends (Django's PostgreSQL
     backend leaves jsonb undecoded for JSONField to decode)."""
     return json.loads(value) if isinstance(value, str | bytes) else value
-
-
-def _aware(value):
-    """A datetime column as read: aware from PostgreSQL, naive UTC from
-    SQLite (Django stores UTC there)."""
-    if value is not None and timezone.is_naive(value):
-        return value.replace(tzinfo=UTC)
-    return value
 
 
 def _json_value(value):

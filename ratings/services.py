@@ -158,13 +158,12 @@ def _move_counts(category: str, moves: Counter[int]) -> None:
 def rating_counts_rebuild() -> int:
     """Count the ratings by value again, from the ratings themselves: after
     loading ratings by hand, or should the counts ever be doubted. Safe while
-    games are rated: on PostgreSQL it waits for the services writing counts
+    games are rated: it waits for the services writing counts
     and holds off new ones until it commits. Returns the number of counts."""
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                table = connection.ops.quote_name(RatingCount._meta.db_table)
-                cursor.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+        with connection.cursor() as cursor:
+            table = connection.ops.quote_name(RatingCount._meta.db_table)
+            cursor.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
         RatingCount.objects.all().delete()
         counts = (
             Rating.objects.values("category", "rating")

@@ -9,9 +9,13 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_TIMEOUT = 20
@@ -77,3 +81,41 @@ class Process:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(process: Process, url: str, timeout: float = 60) -> None:
+    """Poll ``url`` until it answers 200."""
+    limit = time.monotonic() + timeout
+    while True:
+        process.check_alive()
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > limit:
+            raise RuntimeError(f"{url} did not answer:\n{process.log_tail()}")
+        time.sleep(0.2)
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for the database the test process is connected to
+    (pytest-django's test database), for the processes a test starts. The
+    embedded server is reached by its socket directory (``?host=``)."""
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    name = quote(settings_dict["NAME"], safe="")
+    host = settings_dict.get("HOST") or ""
+    socket_dir = (settings_dict.get("OPTIONS") or {}).get("host", "")
+    if socket_dir and not host:
+        return f"postgres://{auth}/{name}?host={quote(socket_dir)}"
+    port = settings_dict.get("PORT") or "5432"
+    return f"postgres://{auth}{host or '127.0.0.1'}:{port}/{name}"

@@ -96,3 +96,45 @@ def test_seed_demo_creates_tournaments_once(settings):
     assert upcoming.entries.count() == 2
     schedule = Schedule.objects.get()
     assert Tournament.objects.filter(schedule=schedule).count() == 1
+
+
+def _queued_tasks() -> list[str]:
+    """The names of the tasks waiting in the test queue on the broker."""
+    import json
+
+    import redis
+    from django.conf import settings
+
+    from games.services import notify
+
+    assert notify._publisher.flush()
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    messages = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
+    return [json.loads(message)["headers"]["task"] for message in messages]
+
+
+# Committed for real, so that what each commit arranges (broadcasts, timers)
+# happens as it does in `make run`.
+@pytest.mark.django_db(transaction=True)
+def test_seed_demo_plays_in_the_past_and_leaves_no_timers(settings):
+    from django.utils import timezone
+
+    from config.celery import app as celery_app
+    from games.models import Game, GameEvent
+    from tournaments.models import Tournament
+
+    settings.DEBUG = True
+    celery_app.control.purge()
+    before = timezone.now()
+
+    run_seed_demo()
+
+    assert "games.tasks.advance_overdue" not in _queued_tasks()
+    finished = Game.objects.filter(status=Game.Status.FINISHED)
+    assert finished.count() == 2 + 2  # two ranked games, two tournament games
+    for game in finished:
+        assert game.started_at < game.finished_at < before
+        assert game.deadline is None
+    assert not GameEvent.objects.filter(created_at__gte=before).exists()
+    cup = Tournament.objects.get(status=Tournament.Status.FINISHED)
+    assert cup.starts_at < cup.finished_at < before

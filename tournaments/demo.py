@@ -1,6 +1,8 @@
 """Demo tournaments for a fresh local install: one finished (standings,
 pairings and prizes to look at), one open for registration, and a daily
-recurring one. Everything goes through the services, as real play does."""
+recurring one. Everything goes through the services, as real play does; the
+finished one on a clock set back (see games.demo), so that its times are in
+the past and it leaves no timers behind."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from datetime import time, timedelta
 
 from django.utils import timezone
 
-from games.demo import play_for_the_person
+from games.demo import DEMO_PAST, play_for_the_person
 from games.models import Game, Seat
 from tournaments import services
 from tournaments.models import Board, Schedule, Tournament
@@ -19,13 +21,14 @@ def create_demo_tournaments(players: list) -> list[str]:
     if Tournament.objects.exists():
         return []
     now = timezone.now()
+    starts_at = now - DEMO_PAST + timedelta(hours=12)
     finished = services.tournament_create(
         name="Demo Cup",
         category="japanese",
         format="swiss",
         rounds=2,
         short_match=True,
-        starts_at=now + timedelta(seconds=1),
+        starts_at=starts_at,
         entry_fee=20,
         min_players=2,
         max_players=16,
@@ -33,9 +36,11 @@ def create_demo_tournaments(players: list) -> list[str]:
     )
     # Three players: two rounds, each with one game and a bye.
     for user in players[:3]:
-        services.tournament_register(tournament_id=finished.pk, user=user)
+        services.tournament_register(
+            tournament_id=finished.pk, user=user, now=starts_at - timedelta(hours=1)
+        )
     services.tournament_start(
-        tournament_id=finished.pk, now=finished.starts_at + timedelta(seconds=1)
+        tournament_id=finished.pk, now=starts_at + timedelta(seconds=1)
     )
     _play_out(finished)
 
@@ -72,7 +77,8 @@ def create_demo_tournaments(players: list) -> list[str]:
 
 
 def _play_out(tournament: Tournament) -> None:
-    """Play every game with the autopilot's moves, round after round."""
+    """Play every game with the autopilot's moves, round after round, each
+    move a second before its deadline."""
     while True:
         tournament.refresh_from_db()
         if tournament.status != Tournament.Status.RUNNING:
@@ -86,6 +92,8 @@ def _play_out(tournament: Tournament) -> None:
                 seat = Seat.objects.select_related("user").get(
                     table_id=game.table_id, number=game.engine_state().turn
                 )
-                play_for_the_person(game, seat)
+                play_for_the_person(
+                    game, seat, now=game.deadline - timedelta(seconds=1)
+                )
                 game.refresh_from_db()
-            services.board_ended(board_id=board.pk)
+            services.board_ended(board_id=board.pk, now=game.finished_at)

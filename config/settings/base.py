@@ -1,10 +1,10 @@
 """Settings shared by every environment.
 
 Everything that differs between a laptop, CI and a deployment comes from the
-environment (see README.md). With no environment at all the project runs
-"embedded": a SQLite file, an in-memory channel layer, a local-memory cache and
-a Celery broker that is just a folder on disk, so a fresh checkout needs no
-servers to start.
+environment (see README.md). With no DATABASE_URL or REDIS_URL the project
+uses the embedded PostgreSQL and Redis of this checkout (config/embedded.py):
+real servers, started by `make run` and the test session, so every setup runs
+the code that production runs.
 """
 
 import warnings
@@ -13,8 +13,9 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
+from config import embedded
+
 BASE_DIR = Path(__file__).resolve().parents[2]
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 # An optional .env file in the repository root, for local overrides.
@@ -81,27 +82,12 @@ TEMPLATES = [
 ]
 
 # Database: DATABASE_URL, e.g. postgres://user@host:5432/pulka (psycopg 3).
-DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-}
+DATABASES = {"default": env.db("DATABASE_URL", default=embedded.postgres_url())}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Keep connections open between requests: a new PostgreSQL connection costs
 # several milliseconds, more than a whole move.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The embedded setup has the web server, the worker and beat writing to one
-    # file: take the write lock at the start of a transaction and wait for it,
-    # rather than fail with "database is locked" halfway through.
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Players' actions run in a pool of threads where the database has row locks;
-# SQLite writes one transaction at a time whatever the threads, and its
-# shared in-memory test database refuses concurrent writers outright.
-PULKA_PARALLEL_MOVES = DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
 
 AUTH_PASSWORD_VALIDATORS = [
     {
@@ -145,33 +131,9 @@ STORAGES = {
     },
 }
 
-# Redis: when REDIS_URL is set it carries the channel layer, the cache and
-# Celery. When it is not, each of them falls back to a serverless stand-in.
-REDIS_URL = env("REDIS_URL", default="")
-
-
-def celery_filesystem_options(folder: Path) -> dict:
-    """Return kombu filesystem-transport options for a broker kept in `folder`.
-
-    Producers write to data_folder_out and consumers read data_folder_in, so
-    both point at the same queue folder. The control folder holds the exchange
-    tables used for broadcasts (worker remote control); kombu would otherwise
-    put it in the current directory. The folders are created here because
-    kombu expects them to exist.
-    """
-    queue = folder / "queue"
-    processed = folder / "processed"
-    control = folder / "control"
-    for path in (queue, processed, control, folder / "results"):
-        path.mkdir(parents=True, exist_ok=True)
-    return {
-        "data_folder_in": str(queue),
-        "data_folder_out": str(queue),
-        "processed_folder": str(processed),
-        "control_folder": str(control),
-        "store_processed": False,
-    }
-
+# Redis carries the channel layer, the cache and Celery: REDIS_URL, e.g.
+# redis://host:6379/0, or the embedded server's socket.
+REDIS_URL = env("REDIS_URL", default=embedded.redis_url())
 
 # Reads on the layer's connections get a generous socket timeout: an idle
 # consumer waits on them for seconds at a time.
@@ -182,33 +144,21 @@ REDIS_LAYER_HOST = {"address": REDIS_URL, "socket_timeout": 30}
 # kept for a consumer that is not listening; the clients need none of them
 # kept, since every update carries the whole snapshot and a reconnecting
 # client asks for a resync by version.
-REDIS_CHANNEL_LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
-
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": REDIS_CHANNEL_LAYER,
-            "CONFIG": {"hosts": [REDIS_LAYER_HOST]},
-        },
-    }
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "pulka",
-        },
-    }
-    CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
-    CELERY_RESULT_BACKEND = REDIS_URL
-else:
-    # In-memory channel layer: only correct while one process serves every
-    # WebSocket, which is what the embedded default runs.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CELERY_DATA_DIR = VAR_DIR / "celery"
-    CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://localhost/")
-    CELERY_BROKER_TRANSPORT_OPTIONS = celery_filesystem_options(CELERY_DATA_DIR)
-    CELERY_RESULT_BACKEND = f"file://{CELERY_DATA_DIR / 'results'}"
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_LAYER_HOST]},
+    },
+}
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "pulka",
+    },
+}
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=embedded.celery_url(REDIS_URL))
+CELERY_RESULT_BACKEND = embedded.celery_url(REDIS_URL)
 
 # Celery. Tasks always go through a broker and a real worker: eager mode would
 # run them inline and ignore countdowns, which is exactly what timers rely on.

@@ -1,21 +1,12 @@
 """Test run: fast hashing, generous throttles, separate cache keys and queues.
 
-The database, the cache and the broker still follow DATABASE_URL and
-REDIS_URL, so CI exercises PostgreSQL and Redis while a bare checkout tests
-against SQLite and the serverless stand-ins.
+The database, the cache and the broker follow DATABASE_URL and REDIS_URL like
+every other setup; without them the tests use this checkout's embedded
+PostgreSQL and Redis, which the test session starts (tests/conftest.py).
 """
 
 from .base import *  # noqa: F403
-from .base import (
-    CACHES,
-    DATABASES,
-    REDIS_CHANNEL_LAYER,
-    REDIS_LAYER_HOST,
-    REDIS_URL,
-    REST_FRAMEWORK,
-    VAR_DIR,
-    celery_filesystem_options,
-)
+from .base import CACHES, CHANNEL_LAYERS, DATABASES, REST_FRAMEWORK
 
 DEBUG = False
 SECRET_KEY = "test-only-key-not-secret"
@@ -34,19 +25,14 @@ REST_FRAMEWORK = {
 }
 
 # A test run must not touch the keys, channels and queues of a server running
-# on the same Redis or in the same checkout.
+# on the same Redis (a `make run` of this checkout, say).
 CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": "pulka-test"}}
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": REDIS_CHANNEL_LAYER,
-            "CONFIG": {"hosts": [REDIS_LAYER_HOST], "prefix": "pulka-test"},
-        },
-    }
-else:
-    CELERY_DATA_DIR = VAR_DIR / "celery-test"
-    CELERY_BROKER_TRANSPORT_OPTIONS = celery_filesystem_options(CELERY_DATA_DIR)
-    CELERY_RESULT_BACKEND = f"file://{CELERY_DATA_DIR / 'results'}"
+CHANNEL_LAYERS = {
+    "default": {
+        **CHANNEL_LAYERS["default"],
+        "CONFIG": {**CHANNEL_LAYERS["default"]["CONFIG"], "prefix": "pulka-test"},
+    },
+}
 CELERY_TASK_DEFAULT_QUEUE = "pulka-test"
 
 # Serve static files from the finders, as in development; there is no

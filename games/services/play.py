@@ -36,7 +36,13 @@ def _seat_of(seats: list[Seat], user) -> Seat:
 
 
 def game_act(
-    *, game_id: int, user, action: dict, expected_version: int, client_id: str
+    *,
+    game_id: int,
+    user,
+    action: dict,
+    expected_version: int,
+    client_id: str,
+    now=None,
 ) -> dict:
     """Apply ``user``'s action, given as a record action without ``seat``.
 
@@ -45,6 +51,7 @@ def game_act(
     state exactly one is applied. ``client_id`` makes a resend idempotent: a
     second request with the same id gets the first answer and changes nothing.
     """
+    now = now or timezone.now()
     with transaction.atomic():
         # Read once under the lock: whose seat this is, who moves next, the
         # names the broadcast shows, and whether this action id was answered.
@@ -75,12 +82,13 @@ def game_act(
                 engine_action,
                 cause=GameEvent.Cause.PLAYER,
                 events=events,
+                now=now,
             )
         except EngineError as error:
             raise PlayError(str(error), code=error.code) from error
         answer = {"version": game.version}
-        rows.insert_receipt(game, seat.number, client_id, answer, timezone.now())
-        commit_game(game, state, events, seats=seats)
+        rows.insert_receipt(game, seat.number, client_id, answer, now)
+        commit_game(game, state, events, now, seats=seats)
         return answer
 
 
@@ -92,17 +100,22 @@ def game_resign(*, game_id: int, user) -> dict:
         seat = _seat_of(seats_of(game), user)
         if game.status != Game.Status.PLAYING:
             raise NotPlaying("the game is over")
-        return resign_seat(game, seat, GameEvent.Cause.PLAYER)
+        return resign_seat(game, seat, GameEvent.Cause.PLAYER, timezone.now())
 
 
-def resign_seat(game: Game, seat: Seat, cause: str) -> dict:
+def resign_seat(game: Game, seat: Seat, cause: str, now) -> dict:
     if seat.left:
         raise NotAllowed("you have already left this game")
     events: list = []
     state = step(
-        game, game.engine_state(), Resign(seat.number), cause=cause, events=events
+        game,
+        game.engine_state(),
+        Resign(seat.number),
+        cause=cause,
+        events=events,
+        now=now,
     )
-    commit_game(game, state, events)
+    commit_game(game, state, events, now)
     return {"version": game.version}
 
 
@@ -162,12 +175,12 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
         seat = seats[state.turn]
         cause = GameEvent.Cause.BOT if seat.played_by_bot else GameEvent.Cause.TIMEOUT
         if cause == GameEvent.Cause.TIMEOUT and _forfeits(game, seat):
-            resign_seat(game, seat, GameEvent.Cause.TIMEOUT)
+            resign_seat(game, seat, GameEvent.Cause.TIMEOUT, now)
             return True
         action = automatic_move(game, state, seat)
         events: list = []
-        state = step(game, state, action, cause=cause, events=events)
-        commit_game(game, state, events, now=now, seats=seats)
+        state = step(game, state, action, cause=cause, events=events, now=now)
+        commit_game(game, state, events, now, seats=seats)
         return True
 
 

@@ -58,7 +58,7 @@ def seat_grace_expired(*, game_id: int, seat: int, token: str) -> bool:
         row = Seat.objects.get(table_id=game.table_id, number=seat)
         if row.left or row.connections or row.disconnect_token != token:
             return False
-        resign_seat(game, row, GameEvent.Cause.DISCONNECT)
+        resign_seat(game, row, GameEvent.Cause.DISCONNECT, timezone.now())
         return True
 
 

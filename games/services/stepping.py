@@ -29,9 +29,9 @@ from games.selectors import seats_of
 from . import notify, stakes
 
 
-def step(game: Game, state: State, action, *, cause: str, events: list) -> State:
+def step(game: Game, state: State, action, *, cause: str, events: list, now) -> State:
     """Apply one seat action (raises ``EngineError`` with nothing changed),
-    record it, and deal the next deal when this one is over."""
+    record it at ``now``, and deal the next deal when this one is over."""
     after = apply(state, action)
     game.version += 1
     public = describe(state, action, after)
@@ -43,7 +43,7 @@ def step(game: Game, state: State, action, *, cause: str, events: list) -> State
         cause=cause,
         action=action_to_json(action),
         public=public,
-        now=timezone.now(),
+        now=now,
     )
     events.append({"version": game.version, "events": public})
     if isinstance(action, PlayCard):
@@ -53,11 +53,11 @@ def step(game: Game, state: State, action, *, cause: str, events: list) -> State
             left=True
         )
     if after.phase == DEAL:
-        after = deal_next(game, after, events)
+        after = deal_next(game, after, events, now)
     return after
 
 
-def deal_next(game: Game, state: State, events: list) -> State:
+def deal_next(game: Game, state: State, events: list, now) -> State:
     """Shuffle, store and commit to the next deal, and start it."""
     index = state.deal_index
     deal: Deal = deal_cards(state)
@@ -82,22 +82,21 @@ def deal_next(game: Game, state: State, events: list) -> State:
         kind=GameEvent.Kind.DEAL,
         action={"deal": index},
         public=public,
-        now=timezone.now(),
+        now=now,
     )
     events.append({"version": game.version, "events": public})
     return after
 
 
 def commit_game(
-    game: Game, state: State, events: list, now=None, seats: list | None = None
+    game: Game, state: State, events: list, now, seats: list | None = None
 ) -> None:
-    """Save the new state, set the next deadline, and arrange what happens
-    after commit: the broadcast and the timer for the next move.
+    """Save the new state as of ``now``, set the next deadline, and arrange
+    what happens after commit: the broadcast and the timer for the next move.
 
     ``seats`` are the game's seats read under the game's lock (``seats_of``),
     when the caller already has them and no step changed them; otherwise
     they are read here."""
-    now = now or timezone.now()
     if seats is None:
         seats = seats_of(game)
     game.state = state_to_json(state)
@@ -125,8 +124,17 @@ def commit_game(
         announce_end(game)
     transaction.on_commit(lambda: notify.game_changed(game, state, events, seats))
     game_id, version, deadline = game.pk, game.version, game.deadline
-    if deadline is not None:
+    if deadline is not None and not _sweep_covers(deadline):
         transaction.on_commit(lambda: notify.schedule_move(game_id, version, deadline))
+
+
+def _sweep_covers(deadline) -> bool:
+    """Whether the periodic sweep already moves a game with this deadline:
+    it takes every deadline older than its margin, so a countdown for one
+    would only make the same move twice over (its second try a no-op). Only
+    a game played on an earlier clock (the demo's) has such deadlines."""
+    margin = timedelta(seconds=settings.PULKA_SWEEP_MARGIN_SECONDS)
+    return deadline < timezone.now() - margin
 
 
 def stop_game(game: Game) -> None:

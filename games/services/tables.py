@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine import BadRecord, make_rules, new_game
 from games.engine.shuffle import draw_first_dealer
@@ -71,6 +72,7 @@ def table_create_seated(
     players: list,
     created_by,
     forfeit_after_timeouts: int = 0,
+    now=None,
 ) -> Table:
     """Open a table with every seat taken and start its game at once (a
     tournament round): ``players`` holds a user, or None for a practice bot,
@@ -98,7 +100,7 @@ def table_create_seated(
             )
             for number, player in enumerate(players)
         )
-        _start_if_full(table)
+        _start_if_full(table, now or timezone.now())
     return table
 
 
@@ -122,7 +124,7 @@ def _free_seat(table: Table, number: int) -> Seat:
 
 
 def seat_take(
-    *, table_id: int, user, number: int, invite_code: str | None = None
+    *, table_id: int, user, number: int, invite_code: str | None = None, now=None
 ) -> Seat:
     """Sit ``user`` at a free seat (moving from another seat of the table).
 
@@ -142,7 +144,7 @@ def seat_take(
         Seat.objects.filter(table=table, user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])
-        _start_if_full(table)
+        _start_if_full(table, now or timezone.now())
         transaction.on_commit(notify.lobby_changed)
     return seat
 
@@ -163,7 +165,7 @@ def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> 
         seat = _free_seat(table, number)
         seat.bot = bot
         seat.save(update_fields=["bot"])
-        _start_if_full(table)
+        _start_if_full(table, timezone.now())
         transaction.on_commit(notify.lobby_changed)
     return seat
 
@@ -197,17 +199,24 @@ def seat_remove_bot(*, table_id: int, user, number: int) -> None:
         transaction.on_commit(notify.lobby_changed)
 
 
-def _start_if_full(table: Table) -> None:
-    """Start the game as soon as every seat is filled (inside the lock)."""
+def _start_if_full(table: Table, now) -> None:
+    """Start the game, as of ``now``, as soon as every seat is filled (inside
+    the lock)."""
     if Seat.objects.filter(table=table, user__isnull=True, bot="").exists():
         return
     rules = table.rules
     state = new_game(rules, draw_first_dealer(rules))
-    game = Game(table=table, first_dealer=state.first_dealer, state={}, version=0)
+    game = Game(
+        table=table,
+        first_dealer=state.first_dealer,
+        state={},
+        version=0,
+        started_at=now,
+    )
     game.save()
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     stakes.stake_all(game)
     events: list = []
-    state = deal_next(game, state, events)
-    commit_game(game, state, events)
+    state = deal_next(game, state, events, now)
+    commit_game(game, state, events, now)

@@ -3,33 +3,29 @@
 The server (uvicorn) and the worker run as subprocesses against pytest-django's
 test database and the same Redis as the test process: the worker moves the
 bots and broadcasts through the channel layer to the server's WebSockets.
-That needs a database other processes can open (PostgreSQL, or SQLite with a
-file as its test database) and Redis. Chromium is the system's, found at
-/usr/bin/chromium or at PULKA_CHROMIUM; Playwright never downloads a browser.
+Chromium is the system's, found at /usr/bin/chromium or at PULKA_CHROMIUM;
+Playwright never downloads a browser.
 
-Without any of these the browser tests are skipped with the reason; with
-PULKA_REQUIRE_BROWSER_TEST=1 (as in CI) they fail instead.
+Chromium is the one thing the machine must provide: without it the browser
+tests are skipped with that reason; with PULKA_REQUIRE_BROWSER_TEST=1 (as in
+CI) they fail instead.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
 from django.db import connection, connections
 
-from tests.processes import Process
+from tests.processes import Process, database_url, free_port, wait_for_http
 
 BASE_DIR = Path(settings.BASE_DIR)
 BROWSER_DIR = Path(__file__).resolve().parent
@@ -51,14 +47,6 @@ BOT_MOVE_SECONDS = 0.2
 START_TIMEOUT = 60
 
 
-def _in_memory_sqlite() -> bool:
-    database = settings.DATABASES["default"]
-    if database["ENGINE"] != "django.db.backends.sqlite3":
-        return False
-    name = str((database.get("TEST") or {}).get("NAME") or "")
-    return name in ("", ":memory:") or "mode=memory" in name
-
-
 def missing() -> str | None:
     """Why the browser tests cannot run here, or None when they can."""
     if importlib.util.find_spec("playwright") is None:
@@ -67,16 +55,6 @@ def missing() -> str | None:
         return (
             f"no Chromium at {CHROMIUM}: install Debian's chromium package "
             "(apt-get install chromium) or set PULKA_CHROMIUM to a Chromium binary"
-        )
-    if _in_memory_sqlite():
-        return (
-            "the test database is in-memory SQLite, which the server and worker "
-            "processes cannot open: set DATABASE_URL=postgres://..."
-        )
-    if not settings.REDIS_URL:
-        return (
-            "REDIS_URL is not set: the worker's broadcasts reach the server's "
-            "WebSockets only through a Redis channel layer"
         )
     return None
 
@@ -123,29 +101,9 @@ def read_db():
     return read
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def database_url(settings_dict: dict) -> str:
-    """A DATABASE_URL for the database the test process is connected to."""
-    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{Path(settings_dict['NAME']).resolve()}"
-    user = quote(settings_dict.get("USER") or "", safe="")
-    password = quote(settings_dict.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or "5432"
-    return f"postgres://{auth}{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
-
-
 def _wait_for_other_sessions_to_close(timeout: float = 10) -> None:
     """PostgreSQL ends a stopped process's sessions a moment after it exits;
     pytest-django can drop the test database only once they are gone."""
-    if connection.vendor != "postgresql":
-        return
     deadline = time.monotonic() + timeout
     while True:
         with connection.cursor() as cursor:
@@ -185,20 +143,6 @@ def log_dir(tmp_path) -> Path:
     return path
 
 
-def _wait_for_http(process: Process, url: str) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        process.check_alive()
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{process.name} did not answer {url}:\n{process.log_tail()}")
-
-
 @pytest.fixture
 def server(process_env, log_dir, worker):
     """uvicorn serving config.asgi:application on a free port: its base URL.
@@ -215,7 +159,7 @@ def server(process_env, log_dir, worker):
     process = Process("uvicorn", cmd, process_env, log_dir)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for_http(process, f"{url}/health/")
+        wait_for_http(process, f"{url}/health/", START_TIMEOUT)
         yield url
         process.check_alive()
     finally:

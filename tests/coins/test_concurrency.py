@@ -1,8 +1,7 @@
 """The ledger under concurrent writers, on PostgreSQL.
 
 Each thread has its own database connection (Django gives every thread one)
-and closes it when done. SQLite takes one writer at a time for the whole file,
-so these races cannot happen there and the tests are skipped.
+and closes it when done.
 """
 
 from __future__ import annotations
@@ -22,11 +21,6 @@ from tests.factories import UserFactory
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="concurrent writers need PostgreSQL (set DATABASE_URL); "
-        "SQLite serializes every write, so there is no race to test",
-    ),
     pytest.mark.timeout(120),
 ]
 

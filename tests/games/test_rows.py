@@ -1,7 +1,7 @@
 """The move's rows in plain SQL read and write what the ORM reads and writes.
 
 Every move in the other tests already goes through ``games.rows``; these
-compare it field by field with the ORM, on SQLite and on PostgreSQL alike.
+compare it field by field with the ORM.
 """
 
 from __future__ import annotations
@@ -141,29 +141,8 @@ def test_a_move_makes_the_same_few_trips_to_the_database_whatever_the_game(
     trips = [
         query["sql"] for query in queries if "SAVEPOINT" not in query["sql"].upper()
     ]
-    # The broadcast after commit reads nothing more.
-    if connection.vendor == "postgresql":
-        # The reads (lock, seats, receipt), then the writes (event,
-        # receipt, game): one trip each.
-        assert len(trips) == 2
-        assert trips[0].count("SELECT ") == 4 and "FOR UPDATE" in trips[0]
-        assert trips[1].count("INSERT INTO") == 2 and "UPDATE" in trips[1]
-    else:
-        assert len(trips) == 6
-
-
-def test_with_values_bound_on_the_server_the_statements_go_one_by_one(
-    japanese, monkeypatch
-):
-    # Server-side binding takes one statement per query (psycopg's
-    # ServerBindingCursor), so nothing may be sent together then.
-    options = {
-        **connection.settings_dict.get("OPTIONS", {}),
-        "server_side_binding": True,
-    }
-    monkeypatch.setitem(connection.settings_dict, "OPTIONS", options)
-    with CaptureQueriesContext(connection) as queries, transaction.atomic():
-        game, seats, answers = rows.lock_for_move(japanese.pk, "x")
-    assert game.pk == japanese.pk and len(seats) == 2 and answers == {}
-    reads = [query for query in queries if "SAVEPOINT" not in query["sql"].upper()]
-    assert len(reads) == 3
+    # The reads (lock, seats, receipt), then the writes (event, receipt,
+    # game): one trip each. The broadcast after commit reads nothing more.
+    assert len(trips) == 2
+    assert trips[0].count("SELECT ") == 4 and "FOR UPDATE" in trips[0]
+    assert trips[1].count("INSERT INTO") == 2 and "UPDATE" in trips[1]

@@ -1,10 +1,8 @@
 """Real processes for the live tests: two uvicorn servers, a Celery worker,
 and Celery beat where a test asks for it.
 
-They share pytest-django's test database and Redis with the test process, so
-they need PostgreSQL and Redis (DATABASE_URL and REDIS_URL, as in CI); with
-SQLite or the in-memory stand-ins nothing can be shared between processes and
-every test here is skipped.
+They share pytest-django's test database and Redis with the test process:
+the embedded servers, or those DATABASE_URL and REDIS_URL name.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ import os
 import sys
 import uuid
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -22,6 +19,7 @@ from django.db import connection
 from config.celery import app as celery_app
 from config.tasks import ping
 from tests.factories import UserFactory
+from tests.processes import Process, database_url, free_port, wait_for_http
 
 from .support import (
     BOT_MOVE_SECONDS,
@@ -31,41 +29,11 @@ from .support import (
     SWEEP_MARGIN_SECONDS,
     TOURNAMENT_TICK_SECONDS,
     TURN_SECONDS_ANY,
-    Process,
-    free_port,
     session_cookie,
-    wait_for_http,
 )
 
 BASE_DIR = Path(settings.BASE_DIR)
 LIVE_DIR = Path(__file__).resolve().parent
-
-
-def services_missing() -> str | None:
-    """Why the live tests cannot run here, or None when they can."""
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-        return (
-            "live tests need PostgreSQL (DATABASE_URL=postgres://...): the test "
-            "database is shared with server and worker processes, which SQLite "
-            "in a test run cannot be"
-        )
-    if not settings.REDIS_URL:
-        return (
-            "live tests need Redis (REDIS_URL): the channel layer and the Celery "
-            "broker are shared between processes, which the in-memory and "
-            "filesystem stand-ins cannot be"
-        )
-    return None
-
-
-def pytest_collection_modifyitems(config, items):
-    reason = services_missing()
-    if reason is None:
-        return
-    skip = pytest.mark.skip(reason=reason)
-    for item in items:
-        if LIVE_DIR in Path(str(item.path)).parents:
-            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)
@@ -77,15 +45,6 @@ def short_timers(settings):
     settings.PULKA_DISCONNECT_GRACE_SECONDS = DISCONNECT_GRACE_SECONDS
     settings.PULKA_SWEEP_MARGIN_SECONDS = SWEEP_MARGIN_SECONDS
     settings.PULKA_PRACTICE_BOT_SAMPLES = PRACTICE_BOT_SAMPLES
-
-
-def database_url(settings_dict: dict) -> str:
-    user = quote(settings_dict.get("USER") or "", safe="")
-    password = quote(settings_dict.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or "5432"
-    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import time
-import urllib.request
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
@@ -15,7 +13,6 @@ from django.db import connection
 from websockets.asyncio.client import connect
 
 from config.tasks import ping
-from tests.processes import Process
 
 # Short timers for every process, the test process included.
 TURN_SECONDS_ANY = True
@@ -25,28 +22,6 @@ SWEEP_EVERY_SECONDS = 1
 SWEEP_MARGIN_SECONDS = 1.0
 PRACTICE_BOT_SAMPLES = 4
 TOURNAMENT_TICK_SECONDS = 1
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_http(process: Process, url: str, timeout: float = 60) -> None:
-    """Poll ``url`` until it answers 200."""
-    limit = time.monotonic() + timeout
-    while True:
-        process.check_alive()
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > limit:
-            raise RuntimeError(f"{url} did not answer:\n{process.log_tail()}")
-        time.sleep(0.2)
 
 
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.1):

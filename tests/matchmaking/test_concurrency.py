@@ -1,8 +1,6 @@
 """Two ticks at once, on PostgreSQL: nobody is seated twice.
 
-Each thread has its own database connection. SQLite takes one writer at a
-time for the whole file, so the race cannot happen there and the tests are
-skipped.
+Each thread has its own database connection.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ import time
 from collections import Counter
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from coins import services as coins
 from games.models import Game, Seat, Table
@@ -24,11 +22,6 @@ from tests.factories import UserFactory
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="concurrent ticks need PostgreSQL (set DATABASE_URL): SQLite "
-        "runs one writer at a time and has no SELECT ... FOR UPDATE SKIP LOCKED",
-    ),
     pytest.mark.timeout(120),
 ]
 

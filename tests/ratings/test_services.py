@@ -4,7 +4,7 @@ games services."""
 import threading
 
 import pytest
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connections, transaction
 
 from games import services as game_services
 from games.models import Game
@@ -234,12 +234,7 @@ def test_reverting_an_unrated_game_does_nothing():
     assert services.rating_revert_game(game_id=game.pk) == 0
 
 
-# Two processes at once: real row locks need PostgreSQL.
-
-needs_postgresql = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="needs PostgreSQL: SQLite runs one writer at a time, so nothing races",
-)
+# Two processes at once, on PostgreSQL's row locks.
 
 
 def at_once(*calls):
@@ -270,7 +265,6 @@ def at_once(*calls):
     return results
 
 
-@needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_two_processes_applying_one_game_count_it_once():
     for _ in range(5):
@@ -284,7 +278,6 @@ def test_two_processes_applying_one_game_count_it_once():
     assert_ratings_add_up()
 
 
-@needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_first_games_of_one_player_applied_at_once_both_count():
     newcomer = UserFactory()
@@ -304,7 +297,6 @@ def test_first_games_of_one_player_applied_at_once_both_count():
     assert_ratings_add_up()
 
 
-@needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_apply_and_revert_at_once_leave_a_consistent_state():
     # Reverting a player's only game deletes the rating that the other game

@@ -18,11 +18,6 @@ from .support import make_tournament, players, register_all
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="concurrent writers need PostgreSQL (set DATABASE_URL); "
-        "SQLite serializes every write, so there is no race to test",
-    ),
     pytest.mark.timeout(120),
 ]
 
