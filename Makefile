@@ -8,13 +8,14 @@ STAMP := $(VENV)/.install.stamp
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test install lint format check migrate clean
+.PHONY: help run test install lint format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
 	@echo "make lint   ruff check and format check"
 	@echo "make format ruff fix and format"
+	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +25,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The embedded PostgreSQL and Redis, migrations and demo data, then web,
+# worker and beat (scripts/run_platform.py).
 run: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
 	$(BIN)/python scripts/run_platform.py
 
 test: $(STAMP)
@@ -45,7 +46,11 @@ check: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 migrate: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python -m config.embedded $(BIN)/python manage.py migrate --noinput
+
+# The embedded servers alone, for manage.py or pytest in another terminal.
+services: $(STAMP)
+	$(BIN)/python -m config.embedded
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache

@@ -72,6 +72,19 @@ NEXT_STEP = """() => {
 }"""
 
 
+# Notes every seat position whose card is drawn in the trick on the felt.
+# Set once: had the page reloaded, the notes would be gone.
+WATCH_THE_FELT = """() => {
+  window.feltSeats = new Set();
+  const trick = document.querySelector("#trick");
+  new MutationObserver(() => {
+    for (const slot of trick.querySelectorAll(".slot")) {
+      window.feltSeats.add([...slot.classList].find((c) => c.startsWith("pos-")));
+    }
+  }).observe(trick, { childList: true, subtree: true });
+}"""
+
+
 def play_first_deal(page) -> list[str]:
     """Click through the first deal; the moves made, in order."""
     moves = []
@@ -137,8 +150,12 @@ def test_a_person_plays_the_first_deal_by_clicking(page, worker, read_db, tmp_pa
         page.locator("#conn[data-state='online']").wait_for()
         assert "(you)" in page.locator(".seat.me .seat-name").inner_text()
         assert "Deal 1 of 24" in page.locator("#bar-deal").inner_text()
+        page.evaluate(WATCH_THE_FELT)
 
         moves = play_first_deal(page)
+        # The bots' cards came to the felt as they were played, with no
+        # reload: the notes taken since the deal began hold all four seats.
+        felt_seats = page.evaluate("() => [...window.feltSeats].sort()")
 
         row = page.locator("#scoresheet tr.deal-row").first
         cells = row.locator("td")
@@ -162,6 +179,7 @@ def test_a_person_plays_the_first_deal_by_clicking(page, worker, read_db, tmp_pa
     print(f"played in {time.monotonic() - started:.1f} s: {moves}")
 
     assert page.js_errors == []
+    assert len(felt_seats) == 4, felt_seats
 
     # What the page showed is what the server recorded.
     table, bots, state, causes = read_db(lambda: recorded(table_id))

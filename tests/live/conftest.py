@@ -18,7 +18,6 @@ from django.db import connection
 
 from config.celery import app as celery_app
 from config.tasks import ping
-from tests.factories import UserFactory
 from tests.processes import Process, database_url, free_port, wait_for_http
 
 from .support import (
@@ -29,7 +28,7 @@ from .support import (
     SWEEP_MARGIN_SECONDS,
     TOURNAMENT_TICK_SECONDS,
     TURN_SECONDS_ANY,
-    session_cookie,
+    Person,
 )
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -153,14 +152,6 @@ def beat(live_env, log_dir, worker):
         process.check_alive()
     finally:
         process.stop()
-
-
-class Person:
-    """A user with a signed-in session the servers accept."""
-
-    def __init__(self, username: str):
-        self.user = UserFactory(username=username)
-        self.session_key = session_cookie(self.user)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from django.db import connection
 from websockets.asyncio.client import connect
 
 from config.tasks import ping
+from tests.factories import UserFactory
 
 # Short timers for every process, the test process included.
 TURN_SECONDS_ANY = True
@@ -225,3 +226,11 @@ class TableClient:
             for event in events
             if event["type"] == kind
         ]
+
+
+class Person:
+    """A user with a signed-in session the servers accept."""
+
+    def __init__(self, username: str):
+        self.user = UserFactory(username=username)
+        self.session_key = session_cookie(self.user)

@@ -1,0 +1,139 @@
+"""The platform as `make run` starts it: scripts/run_platform.py with its web
+server, Celery worker and Celery beat, on the embedded PostgreSQL and Redis
+(or those DATABASE_URL and REDIS_URL name).
+
+A person plays a whole Japanese Joker match against a practice bot over a
+WebSocket, letting some of their turns run out. Every move the worker makes,
+the bot's and the timeouts, must reach the person's socket as an update
+within two seconds of being made, with no resync on the way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.models import Game, GameEvent
+from tests.live.support import Person, TableClient, wait_all_disconnected
+from tests.processes import (
+    BASE_DIR,
+    Process,
+    database_url,
+    free_port,
+    wait_for_http,
+)
+
+BOT_MOVE_SECONDS = 0.25
+TURN_SECONDS = 2
+# Every LET_RUN_OUT-th turn of the person is left to the timer.
+LET_RUN_OUT = 3
+ARRIVAL_LIMIT = 2.0
+
+
+@pytest.fixture
+def platform(transactional_db, tmp_path, settings):
+    """run_platform.py on a free port: its base URL. It shares the test
+    database and Redis with the test process (which creates the table and
+    so sets the first timer with the same settings)."""
+    settings.PULKA_ANY_TURN_SECONDS = True
+    settings.PULKA_BOT_MOVE_SECONDS = BOT_MOVE_SECONDS
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "REDIS_URL": settings.REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "PULKA_ANY_TURN_SECONDS": "1",
+        "PULKA_BOT_MOVE_SECONDS": str(BOT_MOVE_SECONDS),
+        "PYTHONUNBUFFERED": "1",
+    }
+    from config.celery import app as celery_app
+
+    celery_app.control.purge()
+    cmd = [
+        sys.executable, "scripts/run_platform.py",
+        "--host", "127.0.0.1", "--port", str(port), "--no-demo",
+    ]  # fmt: skip
+    process = Process("platform", cmd, env, tmp_path, cwd=BASE_DIR)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(process, f"{url}/health/", timeout=90)
+        yield url
+        process.check_alive()
+        assert "Starting" not in process.log_tail(10_000), "a process restarted"
+    finally:
+        process.stop()
+        celery_app.control.purge()
+        print(f"\n--- platform log ---\n{process.log_tail(80)}")
+
+
+class TimedClient(TableClient):
+    """A table client that notes when each version first reached it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.arrived: dict[int, float] = {}
+
+    async def receive(self, timeout: float = 10) -> dict:
+        message = await super().receive(timeout)
+        now = time.time()
+        if message["type"] == "update":
+            for step in message["events"]:
+                self.arrived.setdefault(step["version"], now)
+        return message
+
+
+@pytest.mark.timeout(600)
+def test_a_whole_match_against_a_bot_arrives_live(platform):
+    person = Person("platform-player")
+    table = services.table_create(
+        user=person.user,
+        profile="japanese",
+        options={"target": 11},
+        turn_seconds=TURN_SECONDS,
+    )
+    services.seat_add_bot(table_id=table.pk, user=person.user, number=1)
+    game = Game.objects.get(table=table)
+
+    async def play() -> TimedClient:
+        async with TimedClient(platform, game.pk, person.session_key) as client:
+            turns = 0
+            while client.snapshot["status"] == "playing":
+                if client.my_turn():
+                    turns += 1
+                    if turns % LET_RUN_OUT:
+                        await client.act_first_legal()
+                        continue
+                    client.acted_on = client.snapshot["version"]  # let it run out
+                await client.receive(timeout=30)
+                assert not client.errors, client.errors
+            return client
+
+    client = asyncio.run(play())
+    wait_all_disconnected(game.pk)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    syncs = [message for message in client.messages if message["type"] == "sync"]
+    assert len(syncs) == 1, "the client was sent a resync"
+    versions = sorted(client.arrived)
+    assert versions == list(range(versions[0], game.version + 1)), "a gap"
+    made_by_worker = GameEvent.objects.filter(
+        game=game, cause__in=[GameEvent.Cause.BOT, GameEvent.Cause.TIMEOUT]
+    )
+    causes = {event.cause for event in made_by_worker}
+    assert causes == {GameEvent.Cause.BOT, GameEvent.Cause.TIMEOUT}
+    late = {
+        event.version: round(
+            client.arrived[event.version] - event.created_at.timestamp(), 3
+        )
+        for event in made_by_worker
+        if client.arrived[event.version] - event.created_at.timestamp() > ARRIVAL_LIMIT
+    }
+    assert not late, f"updates later than {ARRIVAL_LIMIT} s (version: seconds): {late}"
