@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 
@@ -66,7 +67,10 @@ def platform(transactional_db, tmp_path, settings):
         wait_for_http(process, f"{url}/health/", timeout=90)
         yield url
         process.check_alive()
-        assert "Starting" not in process.log_tail(10_000), "a process restarted"
+        restarts = re.findall(
+            r"\| (\w+) (?:exited with|was killed by)", process.log_tail(100_000)
+        )
+        assert not restarts, f"processes died: {restarts}"
     finally:
         process.stop()
         celery_app.control.purge()
@@ -129,6 +133,11 @@ def test_a_whole_match_against_a_bot_arrives_live(platform):
     )
     causes = {event.cause for event in made_by_worker}
     assert causes == {GameEvent.Cause.BOT, GameEvent.Cause.TIMEOUT}
+    delays = [
+        client.arrived[event.version] - event.created_at.timestamp()
+        for event in made_by_worker
+    ]
+    print(f"\n{len(delays)} worker moves, slowest to arrive {max(delays):.3f} s")
     late = {
         event.version: round(
             client.arrived[event.version] - event.created_at.timestamp(), 3
