@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import signal
 import sys
 import time
 
+import psutil
 import pytest
 from django.db import connection
 
@@ -39,7 +41,7 @@ ARRIVAL_LIMIT = 2.0
 
 @pytest.fixture
 def platform(transactional_db, tmp_path, settings):
-    """run_platform.py on a free port: its base URL. It shares the test
+    """run_platform.py on a free port (its base URL in ``url``). It shares the test
     database and Redis with the test process (which creates the table and
     so sets the first timer with the same settings)."""
     settings.PULKA_ANY_TURN_SECONDS = True
@@ -62,15 +64,11 @@ def platform(transactional_db, tmp_path, settings):
         "--host", "127.0.0.1", "--port", str(port), "--no-demo",
     ]  # fmt: skip
     process = Process("platform", cmd, env, tmp_path, cwd=BASE_DIR)
-    url = f"http://127.0.0.1:{port}"
+    process.url = f"http://127.0.0.1:{port}"
     try:
-        wait_for_http(process, f"{url}/health/", timeout=90)
-        yield url
+        wait_for_http(process, f"{process.url}/health/", timeout=90)
+        yield process
         process.check_alive()
-        restarts = re.findall(
-            r"\| (\w+) (?:exited with|was killed by)", process.log_tail(100_000)
-        )
-        assert not restarts, f"processes died: {restarts}"
     finally:
         process.stop()
         celery_app.control.purge()
@@ -94,6 +92,12 @@ class TimedClient(TableClient):
 
 
 @pytest.mark.timeout(600)
+def died(platform: Process) -> list[str]:
+    """The processes the runner saw die, in order."""
+    log = platform.log_tail(1_000_000)
+    return re.findall(r"\| (\w+) (?:exited with|was killed by)", log)
+
+
 def test_a_whole_match_against_a_bot_arrives_live(platform):
     person = Person("platform-player")
     table = services.table_create(
@@ -106,7 +110,7 @@ def test_a_whole_match_against_a_bot_arrives_live(platform):
     game = Game.objects.get(table=table)
 
     async def play() -> TimedClient:
-        async with TimedClient(platform, game.pk, person.session_key) as client:
+        async with TimedClient(platform.url, game.pk, person.session_key) as client:
             turns = 0
             while client.snapshot["status"] == "playing":
                 if client.my_turn():
@@ -146,3 +150,37 @@ def test_a_whole_match_against_a_bot_arrives_live(platform):
         if client.arrived[event.version] - event.created_at.timestamp() > ARRIVAL_LIMIT
     }
     assert not late, f"updates later than {ARRIVAL_LIMIT} s (version: seconds): {late}"
+    assert died(platform) == []
+
+
+def child(platform: Process, *words: str) -> psutil.Process:
+    """The runner's child whose command line holds ``words``."""
+    for proc in psutil.Process(platform.proc.pid).children():
+        if all(word in proc.cmdline() for word in words):
+            return proc
+    raise AssertionError(f"no child process {words}")
+
+
+def wait_for_log(platform: Process, text: str, timeout: float = 30) -> None:
+    limit = time.monotonic() + timeout
+    while text not in platform.log_tail(1_000_000):
+        if time.monotonic() > limit:
+            raise AssertionError(f"the runner never said {text!r}")
+        time.sleep(0.1)
+
+
+@pytest.mark.timeout(300)
+def test_a_process_that_dies_is_named_and_started_again(platform):
+    from config.tasks import ping
+
+    child(platform, "worker").kill()
+    wait_for_log(platform, "worker was killed by SIGKILL.")
+    wait_for_log(platform, "Starting worker again.")
+    assert ping.apply_async().get(timeout=60) == "pong"  # the new worker
+
+    child(platform, "uvicorn").send_signal(signal.SIGTERM)
+    wait_for_log(platform, "web was killed by SIGTERM.")
+    wait_for_log(platform, "Starting web again.")
+    wait_for_http(platform, f"{platform.url}/health/", timeout=60)
+    assert died(platform) == ["worker", "web"]
+    platform.check_alive()
