@@ -66,6 +66,22 @@ def test_rematch_is_avoided_by_changing_partners():
     assert pairs == [("a", "d"), ("b", "c")]
 
 
+def test_score_groups_stay_together_when_a_pairing_without_floats_exists():
+    # Round 4 of six players after these three rounds. A first-fit search
+    # paired 4-2, 5-3, 1-0, floating four players; 4-0, 5-1, 2-3 has no
+    # rematch either and keeps the two 2-point players together.
+    rounds = [
+        [(0, 2), (1, 3), (4, 5)],
+        [(0, 3), (1, 4), (2, 5)],
+        [(0, 5), (1, 2), (3, 4)],
+    ]
+    played = frozenset(frozenset(pair) for games in rounds for pair in games)
+    table = [(4, 3), (5, 2), (1, 2), (2, 1), (0, 1), (3, 0)]
+    pairs, bye = pair_round(table, History(played, frozenset()))
+    assert pairs == [(4, 0), (5, 1), (2, 3)]
+    assert bye is None
+
+
 def test_rematch_allowed_only_when_unavoidable():
     played = frozenset({frozenset("ab")})
     pairs, _ = pair_round([("a", 1), ("b", 0)], History(played, frozenset()))
@@ -93,41 +109,48 @@ def test_every_player_appears_exactly_once(case):
 @settings(max_examples=300, deadline=None)
 @given(swiss_case(max_players=9))
 def test_rematch_free_whenever_brute_force_finds_one(case):
+    # Rematches are avoided first, then second byes; the bye goes to the
+    # lowest score group that allows both.
     table, history = case
     players = [p for p, _ in table]
+    score = dict(table)
     pairs, bye = pair_round(table, history)
     if len(players) % 2:
         fresh = [p for p in players if p not in history.byes] or players
-        feasible = [
+        workable = [
             b
-            for b in fresh
+            for b in players
             if rematch_free_exists([p for p in players if p != b], history.played)
         ]
-        if feasible:
-            assert bye in fresh
-            assert bye == max(feasible)  # the lowest-ranked workable candidate
+        fresh_workable = [b for b in workable if b in fresh]
+        if fresh_workable:
+            assert bye in fresh_workable
+            assert score[bye] == min(score[b] for b in fresh_workable)
+        elif workable:
+            assert bye in workable
         else:
-            assert bye == max(fresh)
+            assert bye in fresh
+        feasible = bool(workable)
     else:
         feasible = rematch_free_exists(players, history.played)
     if feasible:
         assert all(frozenset(pair) not in history.played for pair in pairs)
 
 
-def can_avoid_rematches(players, history):
-    """Brute force: is some allowed bye plus a rematch-free pairing possible?"""
+def rematch_free_with(players, history, byes_allowed):
+    """Brute force: is some bye among ``byes_allowed`` (any player in an even
+    field) followed by a rematch-free pairing possible?"""
     if len(players) % 2 == 0:
         return rematch_free_exists(players, history.played)
-    fresh = [p for p in players if p not in history.byes] or players
     return any(
         rematch_free_exists([p for p in players if p != b], history.played)
-        for b in fresh
+        for b in byes_allowed
     )
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 11), st.integers(0, 2**32))
-def test_simulated_tournament_gives_distinct_byes_and_avoids_rematches(n, seed):
+def test_simulated_tournament_avoids_rematches_then_second_byes(n, seed):
     rng = random.Random(seed)
     players = list(range(n))
     results, byes, played = [], [], set()
@@ -135,13 +158,17 @@ def test_simulated_tournament_gives_distinct_byes_and_avoids_rematches(n, seed):
         table = [(s.player, s.score) for s in standings(results, byes, players)]
         history = History(frozenset(played), frozenset(byes))
         pairs, bye = pair_round(table, history)
-        avoidable = can_avoid_rematches(players, history)
+        fresh = [p for p in players if p not in byes] or players
+        avoidable = rematch_free_with(players, history, players)
         for a, b in pairs:
             assert not (avoidable and frozenset((a, b)) in played)
             played.add(frozenset((a, b)))
             results.append((a, b, rng.choice((a, b))))
         if bye is not None:
-            assert bye not in byes
+            if bye in byes:
+                assert len(fresh) == n or not rematch_free_with(
+                    players, history, fresh
+                )
             byes.append(bye)
 
 

@@ -1,20 +1,30 @@
 """Swiss system for Japanese Joker (two-player matches).
 
-Pairing rules of :func:`pair_round`:
+:func:`pair_round` pairs a round as one maximum-weight matching over every
+possible pair (networkx's implementation of Edmonds' blossom algorithm),
+with an extra "bye" node when the number of players is odd. Each possible
+pair carries penalties, weighed strictly in this order, so that no amount
+of a later one can outweigh one unit of an earlier one:
 
-* Players are taken in standings order (score descending; the given order
-  breaks ties). Within a score group the top half meets the bottom half
-  (1 v 3, 2 v 4 in a group of four); the lowest player of an odd group floats
-  down to meet the highest-ranked player of the next group.
-* Rematches are avoided whenever a rematch-free pairing exists: the search
-  backtracks (latest, lowest-ranked choices first) and remembers dead ends, so
-  it is exact for the field sizes used here (up to ~64 players). Only if no
-  rematch-free pairing exists (or the search budget runs out) are rematches
-  allowed, still preferring fresh opponents.
-* With an odd number of players one player gets a bye, which scores a win.
-  The bye goes to the lowest-ranked player who has not had one; the next
-  candidate up is only chosen if the lower one would force a rematch. Once
-  everybody has had a bye the rule starts over from the bottom.
+1. a rematch;
+2. a second bye (until everybody has had one);
+3. the bye given above the lowest score group;
+4. a pair of players from different score groups (a float);
+5. the square of the score gap of a pair (for the bye, of its player's
+   score above the lowest), so that floats are as short as they can be and
+   the bye goes as low as it can;
+6. the bye's rank from the bottom: the lowest-ranked player without a bye
+   gets it;
+7. within a score group, how far the pair is from the fold (1 v 1 + half,
+   2 v 2 + half, ...); across groups, how far apart the two are in the
+   standings (the lowest of a group floats to the highest of the next);
+8. a pair from the same half of its score group (when a rematch breaks the
+   fold, the top half still meets the bottom half).
+
+So the pairing has the fewest rematches there can be, never a second bye
+that can be avoided, the fewest floats that rematches allow, and among
+those the usual Dutch order. The matching is exact: there is no search
+budget and no case in which it settles for less.
 
 :func:`standings` ranks by score, then Buchholz (sum of the opponents'
 scores), then Sonneborn-Berger (sum of the scores of beaten opponents plus
@@ -23,10 +33,13 @@ half of those of drawn opponents). Scores are exact :class:`fractions.Fraction`.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import NamedTuple
+
+import networkx as nx
 
 Player = Hashable
 Pair = tuple[Player, Player]
@@ -35,8 +48,7 @@ BYE_POINTS = Fraction(1)
 WIN_POINTS = Fraction(1)
 DRAW_POINTS = Fraction(1, 2)
 
-# Search nodes allowed per attempt before giving up on a rematch-free pairing.
-SEARCH_BUDGET = 200_000
+BYE = "bye"  # the extra node of an odd field
 
 
 class History(NamedTuple):
@@ -56,10 +68,6 @@ class Standing(NamedTuple):
     sonneborn_berger: Fraction
 
 
-class _BudgetExceeded(Exception):
-    pass
-
-
 def _ordered(standings: Sequence[tuple[Player, object]]) -> list[tuple[Player, object]]:
     entries = [(entry[0], entry[1]) for entry in standings]
     players = [player for player, _ in entries]
@@ -69,55 +77,70 @@ def _ordered(standings: Sequence[tuple[Player, object]]) -> list[tuple[Player, o
     return sorted(entries, key=lambda entry: entry[1], reverse=True)
 
 
-def _candidates(order: list[int], scores: list, first: int) -> list[int]:
-    """Opponents for ``order[first]`` in preference order (see module doc)."""
-    top = order[first]
-    rest = order[first + 1 :]
-    same = [i for i in rest if scores[i] == scores[top]]
-    lower = [i for i in rest if scores[i] != scores[top]]
-    group = [top, *same]
-    half = len(group) // 2
-    # Fold: the top player prefers the head of the bottom half, then further
-    # down, then back up through the top half.
-    preferred = group[half:] + group[half - 1 : 0 : -1] if half else []
-    return preferred + lower
+class _Field:
+    """The ranked field of one round and the penalties of its pairs."""
 
+    def __init__(self, scores: list, played: set[frozenset], had_bye: set[int]):
+        self.scores = scores
+        self.played = played
+        self.had_bye = had_bye
+        self.everyone_had_a_bye = len(had_bye) == len(scores)
+        # Scores as whole numbers of the smallest unit they share (a half
+        # point with draws), so that gaps and their squares are integers.
+        unit = math.lcm(*(Fraction(score).denominator for score in scores))
+        self.points = [int(Fraction(score) * unit) for score in scores]
+        self.group_start: dict = {}
+        self.group_size: dict = {}
+        for rank, score in enumerate(scores):
+            self.group_start.setdefault(score, rank)
+            self.group_size[score] = self.group_size.get(score, 0) + 1
 
-def _pair(
-    ranked: list[int],
-    scores: list,
-    played: set[frozenset[int]],
-    allow_rematches: bool,
-) -> list[tuple[int, int]] | None:
-    """Pair ``ranked`` (indices in rank order); ``None`` if impossible."""
-    failed: set[frozenset[int]] = set()
-    nodes = 0
-
-    def search(remaining: tuple[int, ...]) -> list[tuple[int, int]] | None:
-        nonlocal nodes
-        if not remaining:
-            return []
-        key = frozenset(remaining)
-        if key in failed:
-            return None
-        nodes += 1
-        if nodes > SEARCH_BUDGET:
-            raise _BudgetExceeded
-        options = _candidates(list(remaining), scores, 0)
-        if allow_rematches:
-            fresh = [o for o in options if frozenset((remaining[0], o)) not in played]
-            options = fresh + [o for o in options if o not in fresh]
+    def pair_penalties(self, a: int, b: int) -> tuple[int, ...]:
+        """Penalties of pairing the players ranked ``a < b``, by order."""
+        rematch = int(frozenset((a, b)) in self.played)
+        gap = self.points[a] - self.points[b]
+        if gap == 0:
+            score = self.scores[a]
+            half = self.group_size[score] // 2
+            first, second = (r - self.group_start[score] for r in (a, b))
+            same_half = int(not first < half <= second)
+            order = abs(second - first - half)
         else:
-            options = [o for o in options if frozenset((remaining[0], o)) not in played]
-        for opponent in options:
-            rest = tuple(i for i in remaining[1:] if i != opponent)
-            found = search(rest)
-            if found is not None:
-                return [(remaining[0], opponent), *found]
-        failed.add(key)
-        return None
+            same_half, order = 0, b - a
+        return (rematch, 0, 0, int(gap != 0), gap * gap, 0, order, same_half)
 
-    return search(tuple(ranked))
+    def bye_penalties(self, player: int) -> tuple[int, ...]:
+        second_bye = int(player in self.had_bye and not self.everyone_had_a_bye)
+        above_lowest = self.points[player] - min(self.points)
+        from_bottom = len(self.scores) - 1 - player
+        return (
+            0,
+            second_bye,
+            int(above_lowest > 0),
+            0,
+            above_lowest**2,
+            from_bottom,
+            0,
+            0,
+        )
+
+
+def _weights(penalties: dict, pairs_per_round: int) -> dict:
+    """Edge weights for a maximum-weight matching that minimises the
+    penalties lexicographically: each tier is scaled past the largest total
+    the tiers below it can reach in one round."""
+    tiers = len(next(iter(penalties.values())))
+    scale = [0] * tiers
+    reach = 0  # the most the tiers below can add up to
+    for tier in reversed(range(tiers)):
+        scale[tier] = reach + 1
+        largest = max(values[tier] for values in penalties.values())
+        reach += scale[tier] * largest * pairs_per_round
+    top = reach + 1
+    return {
+        edge: top - sum(v * k for v, k in zip(values, scale, strict=True))
+        for edge, values in penalties.items()
+    }
 
 
 def pair_round(
@@ -143,7 +166,8 @@ def pair_round(
         rng.shuffle(shuffled)
         entries = sorted(shuffled, key=lambda entry: entry[1], reverse=True)
     players = [player for player, _ in entries]
-    scores = [score for _, score in entries]
+    if len(players) < 2:
+        return [], players[0] if players else None
     index = {player: i for i, player in enumerate(players)}
     played = {
         frozenset(index[p] for p in pair)
@@ -151,30 +175,28 @@ def pair_round(
         if len(pair) == 2 and all(p in index for p in pair)
     }
     had_bye = {index[p] for p in bye_players if p in index}
+    field = _Field([score for _, score in entries], played, had_bye)
 
-    everyone = list(range(len(players)))
-    if len(players) % 2:
-        fresh = [i for i in reversed(everyone) if i not in had_bye]
-        bye_order = fresh or list(reversed(everyone))
-    else:
-        bye_order = [None]
+    count = len(players)
+    penalties = {
+        (a, b): field.pair_penalties(a, b)
+        for a in range(count)
+        for b in range(a + 1, count)
+    }
+    if count % 2:
+        penalties.update({(a, BYE): field.bye_penalties(a) for a in range(count)})
+    graph = nx.Graph()
+    for (a, b), weight in _weights(penalties, count // 2 + 1).items():
+        graph.add_edge(a, b, weight=weight)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
 
-    result = None
-    for bye in bye_order:
-        ranked = [i for i in everyone if i != bye]
-        try:
-            pairs = _pair(ranked, scores, played, allow_rematches=False)
-        except _BudgetExceeded:
-            break
-        if pairs is not None:
-            result = (pairs, bye)
-            break
-    if result is None:
-        bye = bye_order[0]
-        ranked = [i for i in everyone if i != bye]
-        result = (_pair(ranked, scores, played, allow_rematches=True), bye)
-
-    pairs, bye = result
+    pairs, bye = [], None
+    for a, b in matching:
+        if BYE in (a, b):
+            bye = a if b == BYE else b
+        else:
+            pairs.append((min(a, b), max(a, b)))
+    pairs.sort()
     return (
         [(players[a], players[b]) for a, b in pairs],
         None if bye is None else players[bye],
