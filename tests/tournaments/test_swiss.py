@@ -166,9 +166,7 @@ def test_simulated_tournament_avoids_rematches_then_second_byes(n, seed):
             results.append((a, b, rng.choice((a, b))))
         if bye is not None:
             if bye in byes:
-                assert len(fresh) == n or not rematch_free_with(
-                    players, history, fresh
-                )
+                assert len(fresh) == n or not rematch_free_with(players, history, fresh)
             byes.append(bye)
 
 
