@@ -24,7 +24,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 
 SETTINGS_FIELDSETS = [
-    (_("Game"), {"fields": ["name", "category", "format", "short_match"]}),
+    (_("Game"), {"fields": ["name", "category", "format", "short_match", "rated"]}),
     (
         _("Rounds"),
         {"fields": ["rounds", "final_table", "points_for_places", "turn_seconds"]},

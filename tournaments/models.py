@@ -17,7 +17,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import JAPANESE_TARGETS
-from ratings.categories import CATEGORIES, preset
+from ratings.categories import CATEGORIES, category_of, preset
 
 TOURNAMENT_CATEGORIES = [
     (slug, CATEGORIES[slug].label) for slug in ("joker", "joker-nines", "japanese")
@@ -63,6 +63,15 @@ class TournamentSettings(models.Model):
         default=False,
         help_text=_("Japanese Joker to 11 points; Joker plays the nines schedule."),
     )
+    rated = models.BooleanField(
+        _("rated"),
+        default=True,
+        help_text=_(
+            "Games between people are rated in the category of their rules. "
+            "Japanese Joker to 11 points has no category and is never rated; "
+            "a table with a bot is not rated."
+        ),
+    )
     final_table = models.BooleanField(
         _("final table"),
         default=False,
@@ -106,6 +115,13 @@ class TournamentSettings(models.Model):
             else:
                 options["schedule"] = "nines"
         return profile, options
+
+    @property
+    def rating_category(self) -> str | None:
+        """The rating category its games are rated in; None when unrated."""
+        if not self.rated:
+            return None
+        return category_of(*self.game_profile())
 
     def clean(self):
         from tournaments.validation import check_settings

@@ -191,6 +191,16 @@ class TournamentDetailSerializer(TournamentSerializer):
     final_table = serializers.BooleanField(
         help_text="Tables of four: the last round is one table of the top four."
     )
+    rated = serializers.BooleanField(
+        help_text="Whether the organisers have its games rated."
+    )
+    rating_category = serializers.CharField(
+        allow_null=True,
+        help_text="The rating category its games between people are rated in; "
+        "null when they are not rated (an unrated tournament, or Japanese Joker "
+        "to 11 points, which no category plays). A game with a bot at the table "
+        "is never rated.",
+    )
     points_for_places = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Tables of four: tournament points for 1st, 2nd, 3rd, 4th.",

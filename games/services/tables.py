@@ -72,11 +72,14 @@ def table_create_seated(
     players: list,
     created_by,
     forfeit_after_timeouts: int = 0,
+    ranked: bool = False,
     now=None,
 ) -> Table:
     """Open a table with every seat taken and start its game at once (a
     tournament round): ``players`` holds a user, or None for a practice bot,
-    per seat. Call it inside the caller's transaction."""
+    per seat. A ``ranked`` table's game is rated when it ends (if its rules
+    are a category's and nobody at it is a bot), as at any ranked table; it
+    carries no stake. Call it inside the caller's transaction."""
     rules = make_rules(profile, options)
     if len(players) != rules.players:
         raise PlayError(f"{profile} is played by {rules.players}")
@@ -90,6 +93,7 @@ def table_create_seated(
             created_by=created_by,
             forfeit_after_timeouts=forfeit_after_timeouts,
             managed=True,
+            ranked=ranked,
         )
         Seat.objects.bulk_create(
             Seat(

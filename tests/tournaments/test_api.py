@@ -186,6 +186,8 @@ def test_the_detail_of_a_scheduled_tournament(api_client):
         "current_round": 0,
         "short_match": True,
         "final_table": True,
+        "rated": True,
+        "rating_category": "joker-nines",
         "points_for_places": [5, 3, 1, 0],
         "prize_split": [60, 40],
         "turn_seconds": 20,

@@ -70,6 +70,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
             players=[None if e is None else e.user for e in players],
             created_by=humans[0].user,
             forfeit_after_timeouts=FORFEIT_AFTER_TIMEOUTS,
+            ranked=tournament.rating_category is not None,
             now=now,
         )
         board = Board.objects.create(round=round_, number=board_number, table=table)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from accounts.selectors import display_name
 from coins import services as coins
 from games.models import Game
+from ratings.categories import CATEGORIES
 from tournaments.formats.prizes import split_prizes
 from tournaments.models import (
     TOURNAMENT_CATEGORIES,
@@ -107,6 +108,17 @@ def rules_of(tournament: Tournament) -> list[str]:
         )
     else:
         rules.append(_("Each game is played with the full schedule of deals."))
+    category = tournament.rating_category
+    if category is None:
+        rules.append(_("Its games are not rated."))
+    else:
+        rules.append(
+            _(
+                "Games between people are rated in the %(category)s rating; a "
+                "game with a bot at the table is not."
+            )
+            % {"category": CATEGORIES[category].label}
+        )
     rules.append(
         ngettext(
             "Each move has a timer of %(seconds)d second.",
