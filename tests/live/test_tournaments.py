@@ -19,6 +19,7 @@ from coins import services as coins
 from games.demo import play_for_the_person
 from games.errors import PlayError
 from games.models import Game, Seat
+from ratings.models import Rating, RatingChange
 from tournaments import services
 from tournaments.models import Board, Entry, Tournament
 from tournaments.services.lifecycle import TOO_FEW_PLAYERS
@@ -36,8 +37,7 @@ def create(people, category: str, fee: int = 100, **fields) -> Tournament:
         entry_fee=fee,
         min_players=2,
         max_players=16,
-        short_match=True,
-        **fields,
+        **{"short_match": True, **fields},
     )
     for person in people:
         services.tournament_register(tournament_id=tournament.pk, user=person.user)
@@ -127,10 +127,12 @@ def funded(people):
     ("category", "fields", "count", "rounds"),
     [
         ("japanese", {"format": "swiss", "rounds": 2}, 3, 2),
+        ("japanese", {"format": "swiss", "rounds": 2, "short_match": False}, 3, 2),
         ("japanese", {"format": "knockout"}, 4, 2),
         ("joker-nines", {"format": "multitable", "rounds": 2}, 4, 2),
+        ("joker-nines", {"format": "multitable", "rounds": 1}, 5, 1),
     ],
-    ids=["swiss", "knockout", "tables-of-four"],
+    ids=["swiss", "swiss-rated", "knockout", "tables-of-four", "with-a-bot"],
 )
 def test_a_whole_tournament_runs_on_the_worker(
     beat, funded, category, fields, count, rounds
@@ -152,6 +154,28 @@ def test_a_whole_tournament_runs_on_the_worker(
         tournament.entries.filter(place=1).count() == 1
         or fields["format"] != "knockout"
     )
+    check_the_ratings(tournament)
+
+
+def check_the_ratings(tournament: Tournament) -> None:
+    """Each game between people is rated once if the tournament's rules
+    have a category; games with a bot, and short Japanese matches, never."""
+    boards = Board.objects.filter(round__tournament=tournament, table__isnull=False)
+    games = [board.table.game for board in boards.select_related("table__game")]
+    for game in games:
+        seats = list(game.table.seats.all())
+        changes = RatingChange.objects.filter(game=game)
+        if tournament.rating_category and not any(seat.bot for seat in seats):
+            assert changes.count() == len(seats)
+            assert {c.category for c in changes} == {tournament.rating_category}
+        else:
+            assert not changes.exists()
+    for entry in tournament.entries.all():
+        rating = Rating.objects.filter(
+            user=entry.user, category=tournament.rating_category or ""
+        ).first()
+        mine = RatingChange.objects.filter(user=entry.user, game__in=games)
+        assert (rating.games if rating else 0) == mine.count()
 
 
 @pytest.mark.timeout(60)
