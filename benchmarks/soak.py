@@ -41,17 +41,12 @@ import django  # noqa: E402
 django.setup()
 
 from asgiref.sync import sync_to_async  # noqa: E402
-from django.contrib.auth import (  # noqa: E402
-    BACKEND_SESSION_KEY,
-    HASH_SESSION_KEY,
-    SESSION_KEY,
-    get_user_model,
-)
-from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from games import services  # noqa: E402
 from games.models import Game  # noqa: E402
+from tests.live.support import session_cookie  # noqa: E402
 
 PROFILES = [("japanese", {"target": 11}, 2), ("georgian-club", {}, 4)]
 CHECK_EVERY = 2.0
@@ -63,13 +58,7 @@ def owner():
 
 def session_key() -> str:
     """A signed-in session for the tables' owner, who watches them."""
-    user = owner()
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return session.session_key
+    return session_cookie(owner())
 
 
 def new_game(index: int) -> int:

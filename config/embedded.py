@@ -285,6 +285,7 @@ def main(argv: list[str]) -> int:
     """Run a command with the embedded servers up; with none, keep them up
     until interrupted."""
     logging.basicConfig(level=logging.INFO, format="embedded | %(message)s")
+    logging.getLogger("pgserver").setLevel(logging.WARNING)  # every command
     with EmbeddedServices() as services:
         if services.used:
             print(f"embedded | up: {', '.join(services.used)} (data in {VAR_DIR})")
