@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -86,12 +87,13 @@ class EmbeddedServices:
     def __init__(self, environ=os.environ):
         self.postgres = "DATABASE_URL" not in environ
         self.redis = "REDIS_URL" not in environ
-        self.used = [name for name, on in self._wanted() if on]
+        self.used = [
+            name
+            for name, wanted in (("postgres", self.postgres), ("redis", self.redis))
+            if wanted
+        ]
         self.started: list[str] = []
         self._users = None
-
-    def _wanted(self):
-        return (("postgres", self.postgres), ("redis", self.redis))
 
     def __enter__(self) -> EmbeddedServices:
         if not self.used:
@@ -134,18 +136,12 @@ class EmbeddedServices:
                     _stop_postgres()
 
 
-class _exclusive:
+@contextmanager
+def _exclusive(path: Path):
     """An exclusive flock on `path` for the duration of a block."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def __enter__(self):
-        self.file = open(self.path, "a")  # noqa: SIM115
-        fcntl.flock(self.file, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc_info):
-        self.file.close()  # closing releases the lock
+    with open(path, "a") as file:  # closing it releases the lock
+        fcntl.flock(file, fcntl.LOCK_EX)
+        yield
 
 
 # PostgreSQL, from pgserver: it runs initdb on first use and starts the server

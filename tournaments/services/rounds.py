@@ -49,6 +49,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
     )
     by_id = {entry.pk: entry for entry in in_play}
     profile, options = tournament.game_profile()
+    rated = tournament.rating_category is not None
     for board_number, group in enumerate(groups, start=1):
         players = [None if pk is None else by_id[pk] for pk in group]
         humans = [entry for entry in players if entry is not None]
@@ -70,7 +71,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
             players=[None if e is None else e.user for e in players],
             created_by=humans[0].user,
             forfeit_after_timeouts=FORFEIT_AFTER_TIMEOUTS,
-            ranked=tournament.rating_category is not None,
+            ranked=rated,
             now=now,
         )
         board = Board.objects.create(round=round_, number=board_number, table=table)
