@@ -27,7 +27,15 @@ SETTINGS_FIELDSETS = [
     (_("Game"), {"fields": ["name", "category", "format", "short_match", "rated"]}),
     (
         _("Rounds"),
-        {"fields": ["rounds", "final_table", "points_for_places", "turn_seconds"]},
+        {
+            "fields": [
+                "rounds",
+                "duration_minutes",
+                "final_table",
+                "points_for_places",
+                "turn_seconds",
+            ]
+        },
     ),
     (
         _("Players and coins"),

@@ -61,6 +61,7 @@ TIEBREAKS = {
     Format.SWISS: ["buchholz", "sonneborn_berger"],
     Format.MULTITABLE: ["score"],
     Format.KNOCKOUT: [],
+    Format.ARENA: ["performance"],
 }
 
 # Refusals that are not a conflict with the tournament's state.

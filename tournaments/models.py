@@ -10,6 +10,8 @@ changes go through ``tournaments.services``.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
@@ -36,10 +38,11 @@ class Format(models.TextChoices):
     SWISS = "swiss", _("Swiss")
     KNOCKOUT = "knockout", _("Knockout")
     MULTITABLE = "multitable", _("Tables of four")
+    ARENA = "arena", _("Arena")
 
 
 # Which formats suit which number of players at a table.
-TWO_PLAYER_FORMATS = {Format.SWISS, Format.KNOCKOUT}
+TWO_PLAYER_FORMATS = {Format.SWISS, Format.KNOCKOUT, Format.ARENA}
 FOUR_PLAYER_FORMATS = {Format.MULTITABLE}
 
 
@@ -56,7 +59,18 @@ class TournamentSettings(models.Model):
         _("rounds"),
         default=3,
         validators=[MinValueValidator(1)],
-        help_text=_("Swiss and tables of four; a knockout plays until one is left."),
+        help_text=_(
+            "Swiss and tables of four; a knockout plays until one is left, "
+            "an arena until its time is up."
+        ),
+    )
+    duration_minutes = models.PositiveSmallIntegerField(
+        _("duration (minutes)"),
+        default=60,
+        help_text=_(
+            "Arena: how long players are paired; games still being played "
+            "then finish and count."
+        ),
     )
     short_match = models.BooleanField(
         _("short match"),
@@ -215,6 +229,14 @@ class Tournament(TournamentSettings):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.SCHEDULED
+
+    @property
+    def ends_at(self):
+        """Arena: when pairing stops (None before the start, or another
+        format)."""
+        if self.format != Format.ARENA or self.started_at is None:
+            return None
+        return self.started_at + timedelta(minutes=self.duration_minutes)
 
 
 class Entry(models.Model):

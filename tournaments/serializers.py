@@ -182,9 +182,15 @@ class TournamentDetailSerializer(TournamentSerializer):
     players_per_table = serializers.IntegerField()
     rounds = serializers.IntegerField(
         help_text="Rounds to play. A knockout's is set at the start, from the "
-        "number of players."
+        "number of players; an arena has one round that holds all its games."
     )
     current_round = serializers.IntegerField(help_text="0 before the start.")
+    duration_minutes = serializers.SerializerMethodField()
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Arena: when pairing stops (games still being played then "
+        "finish and count); null before the start and in other formats.",
+    )
     short_match = serializers.BooleanField(
         help_text="Japanese Joker to 11 points; Joker plays the nines schedule."
     )
@@ -235,6 +241,12 @@ class TournamentDetailSerializer(TournamentSerializer):
         status = self._own_status()
         return None if status is _ANONYMOUS else status
 
+    def get_duration_minutes(self, tournament: Tournament) -> int | None:
+        """Arena: how long players are paired; null in other formats."""
+        if tournament.format != Format.ARENA:
+            return None
+        return tournament.duration_minutes
+
     def get_registration_open(self, tournament: Tournament) -> bool:
         """Registering and withdrawing are allowed now (scheduled, and the
         start time has not come)."""
@@ -271,6 +283,12 @@ class TournamentStandingSerializer(serializers.Serializer):
     note = serializers.CharField(
         help_text='"out" (knocked out), "final table", or empty.'
     )
+    streak = serializers.SerializerMethodField()
+
+    def get_streak(self, row) -> bool:
+        """Arena: the last two games were won, so the next one counts double.
+        Always false in other formats."""
+        return bool(row.details.get("streak"))
 
     def get_points(self, row) -> str:
         """Tournament points, exact: "7/3", "2"."""
@@ -298,7 +316,7 @@ class TournamentStandingsSerializer(serializers.Serializer):
         child=serializers.CharField(),
         help_text="What each row's tie-breaks are: Swiss [buchholz, "
         "sonneborn_berger], tables of four [score] (total game score), "
-        "knockout [].",
+        "arena [performance] (the performance rating, whole), knockout [].",
     )
     rows = TournamentStandingSerializer(
         many=True,

@@ -13,7 +13,7 @@ from fractions import Fraction
 from django.db.models import Prefetch
 
 from games.models import Game
-from tournaments.formats import multitable, swiss
+from tournaments.formats import arena, multitable, swiss
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 
 
@@ -70,6 +70,34 @@ def played_pairs(boards: list[Board]) -> set[frozenset]:
         ids = [s.entry_id for s in board.seats.all() if s.entry_id is not None]
         met |= {frozenset((a, b)) for a in ids for b in ids if a != b}
     return met
+
+
+def arena_history(boards: list[Board]) -> dict[int, list[tuple[str, int]]]:
+    """Entry id -> (result, opponent's entry id) of each game with a result,
+    in the order played (a player's boards follow one another)."""
+    history: dict[int, list[tuple[str, int]]] = {}
+    for board in boards:
+        seats = list(board.seats.all())
+        if board.is_bye or not _has_result(board) or len(seats) != 2:
+            continue
+        winners = [s for s in seats if s.won]
+        for seat, other in ((seats[0], seats[1]), (seats[1], seats[0])):
+            if len(winners) != 1:
+                result = arena.DRAW
+            else:
+                result = arena.WIN if seat.won else arena.LOSS
+            history.setdefault(seat.entry_id, []).append((result, other.entry_id))
+    return history
+
+
+def last_opponents(boards: list[Board]) -> dict[int, int]:
+    """Entry id -> the entry met in their latest game (called off too)."""
+    last = {}
+    for board in boards:
+        ids = [s.entry_id for s in board.seats.all()]
+        if len(ids) == 2:
+            last[ids[0]], last[ids[1]] = ids[1], ids[0]
+    return last
 
 
 def multitable_results(boards: list[Board]) -> list[list[tuple]]:
@@ -161,6 +189,32 @@ def multitable_rows(
     ]
 
 
+def arena_rows(tournament: Tournament, boards: list[Board]) -> list[Row]:
+    entries = {e.pk: e for e in _entries(tournament)}
+    history = arena_history(boards)
+    games_of = {
+        pk: [
+            arena.Game(result, entries[opponent].rating or 0)
+            for result, opponent in history.get(pk, [])
+        ]
+        for pk in entries
+    }
+    table = arena.standings(games_of)
+    keys = [(s.points, s.performance) for s in table]
+    return [
+        Row(
+            entry=entries[s.player],
+            place=place,
+            points=Fraction(s.points),
+            # Shown whole: a performance rating is an estimate.
+            tiebreaks=(Fraction(round(s.performance or 0)),),
+            games=s.games,
+            details={"streak": s.streak, "wins": s.wins},
+        )
+        for s, place in zip(table, _ranked_places(keys), strict=True)
+    ]
+
+
 def knockout_rows(tournament: Tournament, boards: list[Board]) -> list[Row]:
     """Still in, best seed first, then the knocked out, latest round first;
     a player knocked out in a round shares the place with the others who
@@ -223,6 +277,8 @@ def standings(tournament: Tournament) -> list[Row]:
         return swiss_rows(tournament, boards)
     if tournament.format == Format.KNOCKOUT:
         return knockout_rows(tournament, boards)
+    if tournament.format == Format.ARENA:
+        return arena_rows(tournament, boards)
     if tournament.final_table:
         return _with_final_table(tournament, boards)
     return multitable_rows(tournament, boards)
@@ -259,5 +315,7 @@ def seat_of_user(tournament: Tournament, user) -> BoardSeat | None:
             entry__user=user,
         )
         .select_related("board__table__game")
+        # An arena's one round holds all of a player's games: the latest.
+        .order_by("-board__number")
         .first()
     )

@@ -14,11 +14,18 @@ from tournaments import services
 @shared_task(ignore_result=True)
 def tick() -> dict:
     """Periodic (celery beat): recurring tournaments created ahead, due
-    tournaments started, and any ended game whose message was lost taken in."""
+    tournaments started, any ended game whose message was lost taken in, and
+    arenas paired or, once their time is up, finished."""
     created = services.create_scheduled()
     started = services.start_due()
     recorded = services.sweep_running()
-    return {"created": len(created), "started": started, "recorded": recorded}
+    arenas = services.arena_tick()
+    return {
+        "created": len(created),
+        "started": started,
+        "recorded": recorded,
+        "arenas": arenas,
+    }
 
 
 @shared_task(ignore_result=True)

@@ -36,7 +36,7 @@ def check_settings(settings) -> dict[str, str]:
     errors: dict[str, str] = {}
     per_table = settings.players_per_table if settings.category else None
     if per_table == 2 and settings.format not in TWO_PLAYER_FORMATS:
-        errors["format"] = "Japanese Joker is played Swiss or knockout"
+        errors["format"] = "Japanese Joker is played Swiss, knockout or arena"
     if per_table == 4 and settings.format not in FOUR_PLAYER_FORMATS:
         errors["format"] = "Joker is played at tables of four"
     if settings.min_players and settings.max_players:
@@ -51,6 +51,8 @@ def check_settings(settings) -> dict[str, str]:
         errors["prize_split"] = problem
     if (problem := _points_error(settings.points_for_places)) is not None:
         errors["points_for_places"] = problem
+    if settings.format == "arena" and not 1 <= (settings.duration_minutes or 0) <= 600:
+        errors["duration_minutes"] = "between 1 and 600 minutes"
     if not 5 <= (settings.turn_seconds or 0) <= 600:
         errors["turn_seconds"] = "between 5 and 600 seconds"
     return errors

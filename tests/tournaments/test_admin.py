@@ -38,6 +38,7 @@ def settings_data(**changes) -> dict:
         "format": "swiss",
         "short_match": "on",
         "rounds": "4",
+        "duration_minutes": "60",
         "points_for_places": "[4, 2, 1, 0]",
         "turn_seconds": "20",
         "min_players": "4",
@@ -123,7 +124,7 @@ def test_creating_a_tournament_through_the_admin(admin_client):
         (
             {"format": "multitable"},
             "format",
-            "Japanese Joker is played Swiss or knockout",
+            "Japanese Joker is played Swiss, knockout or arena",
         ),
         (
             {"category": "joker", "format": "swiss"},

@@ -7,6 +7,7 @@ the status it found under the lock: a start or a round change asked twice
 (two beat processes, a task delivered again) acts once.
 """
 
+from .arena import arena_tick
 from .lifecycle import (
     start_due,
     tournament_cancel,
@@ -18,6 +19,7 @@ from .rounds import board_ended, sweep_running
 from .schedules import create_scheduled, next_starts
 
 __all__ = [
+    "arena_tick",
     "board_ended",
     "create_scheduled",
     "next_starts",

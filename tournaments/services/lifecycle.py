@@ -34,6 +34,7 @@ def tournament_start(*, tournament_id: int, now=None) -> str | None:
     """Start a tournament that is due: "started", "cancelled" (too few
     players, every fee back), or None when it is not due or no longer
     waiting (so a second start of the same tournament does nothing)."""
+    from .arena import start_arena
     from .rounds import start_round
 
     now = now or timezone.now()
@@ -61,7 +62,10 @@ def tournament_start(*, tournament_id: int, now=None) -> str | None:
         if tournament.format == Format.KNOCKOUT:
             tournament.rounds = max(1, math.ceil(math.log2(len(entries))))
         tournament.save()
-        start_round(tournament, 1, now)
+        if tournament.format == Format.ARENA:
+            start_arena(tournament, now)
+        else:
+            start_round(tournament, 1, now)
         return "started"
 
 

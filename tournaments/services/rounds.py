@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import services as games
 from games.models import Game, GameEvent
 from tournaments import notify
 from tournaments.formats import knockout, multitable, swiss
@@ -18,10 +17,9 @@ from tournaments.standings import (
     swiss_history,
 )
 
+from .arena import game_taken_in
+from .boards import seat_board
 from .locking import locked_tournament
-
-# Timed-out moves in a row after which a tournament player forfeits the seat.
-FORFEIT_AFTER_TIMEOUTS = 3
 
 
 def start_round(tournament: Tournament, number: int, now) -> Round:
@@ -48,8 +46,6 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
         tournament=tournament, number=number, is_final_table=is_final
     )
     by_id = {entry.pk: entry for entry in in_play}
-    profile, options = tournament.game_profile()
-    rated = tournament.rating_category is not None
     for board_number, group in enumerate(groups, start=1):
         players = [None if pk is None else by_id[pk] for pk in group]
         humans = [entry for entry in players if entry is not None]
@@ -64,21 +60,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
                     board=board, number=0, entry=humans[0], place=1, won=True
                 )
             continue
-        table = games.table_create_seated(
-            profile=profile,
-            options=options,
-            turn_seconds=tournament.turn_seconds,
-            players=[None if e is None else e.user for e in players],
-            created_by=humans[0].user,
-            forfeit_after_timeouts=FORFEIT_AFTER_TIMEOUTS,
-            ranked=rated,
-            now=now,
-        )
-        board = Board.objects.create(round=round_, number=board_number, table=table)
-        BoardSeat.objects.bulk_create(
-            BoardSeat(board=board, number=seat, entry=entry)
-            for seat, entry in enumerate(players)
-        )
+        seat_board(tournament, round_, board_number, players, now)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     notify.changed_on_commit(tournament.pk, "round")
@@ -143,7 +125,8 @@ def _multitable_groups(
 
 def board_ended(*, board_id: int, now=None) -> bool:
     """Copy a board's game result to its seats; when it was the round's
-    last game, close the round and start the next (or finish). False when
+    last game, close the round and start the next (or finish). In an arena,
+    pair its players again instead (or finish, once the time is up). False when
     there was nothing to do (the game goes on, or this was done before)."""
     now = now or timezone.now()
     tournament_id = (
@@ -163,7 +146,10 @@ def board_ended(*, board_id: int, now=None) -> bool:
             return False
         _record(board, game)
         notify.changed_on_commit(tournament.pk, "result")
-        _advance_if_done(tournament, board.round, now)
+        if tournament.format == Format.ARENA:
+            game_taken_in(tournament, board, now)
+        else:
+            _advance_if_done(tournament, board.round, now)
         return True
 
 

@@ -66,13 +66,32 @@ FORMAT_SENTENCES = {
         "to a table (bots fill the spare seats), and each place at a table "
         "scores tournament points; ties are broken by the total game score."
     ),
+    Format.ARENA: gettext_lazy(
+        "Arena: as soon as your game ends you are paired again with a free "
+        "player close to you in the standings (not your last opponent while "
+        "other games go on). A win scores 2 points, a draw 1; after two wins "
+        "in a row every game counts double until one is not won. Ties are "
+        "broken by the performance rating. A player who makes no move in a "
+        "whole game is out."
+    ),
 }
 
 
 def rules_of(tournament: Tournament) -> list[str]:
     """The tournament's rules, a sentence each."""
     rules = [str(FORMAT_SENTENCES[tournament.format])]
-    if tournament.format == Format.KNOCKOUT and tournament.started_at is None:
+    if tournament.format == Format.ARENA:
+        rules.append(
+            ngettext(
+                "Players are paired for %(minutes)d minute; games still being "
+                "played then finish and count.",
+                "Players are paired for %(minutes)d minutes; games still being "
+                "played then finish and count.",
+                tournament.duration_minutes,
+            )
+            % {"minutes": tournament.duration_minutes}
+        )
+    elif tournament.format == Format.KNOCKOUT and tournament.started_at is None:
         # A knockout's rounds are counted at the start, from its field.
         rules.append(_("The number of rounds depends on the number of players."))
     else:
@@ -185,6 +204,8 @@ def tiebreak_labels(tournament: Tournament) -> list[str]:
         return [_("Buchholz"), _("Sonneborn-Berger")]
     if tournament.format == Format.MULTITABLE:
         return [_("Game score")]
+    if tournament.format == Format.ARENA:
+        return [_("Performance")]
     return []
 
 
@@ -193,6 +214,9 @@ def _note(row: Row) -> str:
         return str(NOTES[row.entry.status])
     if row.note == "final table":
         return _("final table")
+    if row.details.get("streak"):
+        # Two wins in a row: the next game counts double.
+        return _("on a streak ×2")
     return ""
 
 
@@ -307,15 +331,28 @@ def round_views(tournament: Tournament, user) -> list[RoundView]:
         for seat in board.seats.all()
         if seat.entry_id
     )
+    # An arena's one round holds every game: the latest first.
+    latest_first = tournament.format == Format.ARENA
     return [
         RoundView(
             number=round_.number,
             playing=live and round_.status == Round.Status.PLAYING,
             is_final_table=round_.is_final_table,
-            boards=[_board_view(board, user, live) for board in round_.boards.all()],
+            boards=[
+                _board_view(board, user, live)
+                for board in list(round_.boards.all())[:: -1 if latest_first else 1]
+            ],
         )
         for round_ in rounds
     ]
+
+
+def _games_playing(tournament: Tournament) -> int:
+    if tournament.status != Tournament.Status.RUNNING:
+        return 0
+    return Board.objects.filter(
+        round__tournament=tournament, finished=False, table__isnull=False
+    ).count()
 
 
 def _registered(tournament: Tournament) -> list[tuple[str, str]]:
@@ -383,6 +420,9 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
         "standings": standing_rows(tournament, user) if started else [],
         "tiebreak_labels": tiebreak_labels(tournament),
         "show_points": tournament.format != Format.KNOCKOUT,
+        "is_arena": tournament.format == Format.ARENA,
+        "now": now,
+        "games_playing": _games_playing(tournament),
         "rounds": round_views(tournament, user) if started else [],
         "your_table_url": your_table_url,
         "your_game_over": your_game_over,
