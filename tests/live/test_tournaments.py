@@ -194,3 +194,32 @@ def test_too_few_players_at_the_start_time_get_their_fees_back(beat, funded):
     for person in people:
         assert coins.wallet_of(person.user).balance == 1000
     assert not Entry.objects.filter(tournament=tournament, place__isnull=False)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_arena_runs_on_the_worker(beat, funded):
+    """A one-minute rated arena: the worker pairs players again as their
+    games end, stops pairing when the time is up, and finishes once the
+    last game has ended."""
+    people = funded(4)
+    tournament = create(
+        people, "japanese", format="arena", duration_minutes=1, short_match=False
+    )
+    total = coins.ledger_total()
+
+    wait_for_the_start(tournament)
+    assert tournament.status == Tournament.Status.RUNNING
+    play_until_over(tournament, timeout=260)
+
+    assert tournament.status == Tournament.Status.FINISHED
+    boards = Board.objects.filter(round__tournament=tournament).select_related(
+        "table"
+    )
+    assert not boards.filter(finished=False)
+    # Paired again after the first games, and never after the time was up.
+    assert boards.count() > 2
+    assert all(board.table.created_at < tournament.ends_at for board in boards)
+    assert tournament.finished_at >= tournament.ends_at
+    check_the_books(tournament, people, total, fee=100)
+    check_the_ratings(tournament)
