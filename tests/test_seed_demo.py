@@ -69,7 +69,8 @@ def test_seed_demo_creates_players_tables_and_rated_games_once(settings):
 
     pools = Account.objects.filter(kind=Account.Kind.TOURNAMENT_POOL)
     in_pools = sum(pool.balance for pool in pools)
-    assert in_pools == 2 * 50  # two entries to the open tournament
+    # Two entries to the open tournament, one to the open arena.
+    assert in_pools == 2 * 50 + 10
     assert sum(wallet_of(p).balance for p in players) + in_pools == 4 * 1000
     assert ledger_total() == 0
 

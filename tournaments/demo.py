@@ -1,8 +1,8 @@
 """Demo tournaments for a fresh local install: one finished (standings,
-pairings and prizes to look at), one open for registration, and a daily
-recurring one. Everything goes through the services, as real play does; the
-finished one on a clock set back (see games.demo), so that its times are in
-the past and it leaves no timers behind."""
+pairings and prizes to look at), two open for registration (one of them an
+arena), and a daily recurring one. Everything goes through the services, as
+real play does; the finished one on a clock set back (see games.demo), so
+that its times are in the past and it leaves no timers behind."""
 
 from __future__ import annotations
 
@@ -58,6 +58,18 @@ def create_demo_tournaments(players: list) -> list[str]:
     for user in players[:2]:
         services.tournament_register(tournament_id=upcoming.pk, user=user)
 
+    arena = services.tournament_create(
+        name="Japanese Arena",
+        category="japanese",
+        format="arena",
+        duration_minutes=30,
+        starts_at=now + timedelta(days=1),
+        entry_fee=10,
+        min_players=2,
+        max_players=64,
+    )
+    services.tournament_register(tournament_id=arena.pk, user=players[0])
+
     Schedule.objects.create(
         name="Evening Japanese",
         category="japanese",
@@ -72,6 +84,7 @@ def create_demo_tournaments(players: list) -> list[str]:
     return [
         "a finished Swiss tournament (Japanese Joker)",
         "an open Joker tournament with a final table",
+        "an open half-hour Japanese Joker arena",
         "a daily Japanese Joker tournament at 20:00 UTC",
     ]
 

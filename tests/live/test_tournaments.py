@@ -213,9 +213,7 @@ def test_a_whole_arena_runs_on_the_worker(beat, funded):
     play_until_over(tournament, timeout=260)
 
     assert tournament.status == Tournament.Status.FINISHED
-    boards = Board.objects.filter(round__tournament=tournament).select_related(
-        "table"
-    )
+    boards = Board.objects.filter(round__tournament=tournament).select_related("table")
     assert not boards.filter(finished=False)
     # Paired again after the first games, and never after the time was up.
     assert boards.count() > 2

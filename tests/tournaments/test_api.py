@@ -493,13 +493,6 @@ def test_standings_follow_the_finished_games(api_client):
     play_round(tournament)
 
     body = api_client.get(url(tournament, "standings/")).json()
-    print(
-        body,
-        [
-            (b.is_bye, [(x.entry_id, x.place, x.won, x.score) for x in b.seats.all()])
-            for b in Board.objects.all()
-        ],
-    )
 
     assert (body["status"], body["current_round"]) == ("running", 2)
     rows = body["rows"]

@@ -182,3 +182,43 @@ def test_arena_games_between_people_are_rated_when_the_match_is_full():
     assert tournament.rating_category == "japanese"
     (board,) = open_boards(tournament)
     assert board.table.ranked
+
+
+def test_the_api_gives_the_arena_standings_with_performance_and_streaks(api_client):
+    tournament, _ = arena(4)
+    for board in open_boards(tournament):
+        finish_board(board)
+    base = f"/api/v1/tournaments/{tournament.pk}/"
+
+    detail = api_client.get(base).json()
+    assert (detail["format"], detail["duration_minutes"]) == ("arena", 30)
+    assert detail["ends_at"] is not None
+    body = api_client.get(base + "standings/").json()
+    assert body["tiebreaks"] == ["performance"]
+    rows = body["rows"]
+    # Two winners on 2 points (against a 1500 start rating: 1900), two
+    # losers on none (1100); nobody has two wins in a row yet.
+    assert [(r["points"], r["tiebreaks"]) for r in rows] == [
+        ("2", ["1900"]),
+        ("2", ["1900"]),
+        ("0", ["1100"]),
+        ("0", ["1100"]),
+    ]
+    assert [r["place"] for r in rows] == [1, 1, 3, 3]
+    assert not any(r["streak"] for r in rows)
+    pairings = api_client.get(base + "pairings/").json()
+    (only_round,) = pairings["rounds"]
+    assert len(only_round["boards"]) == 4
+
+
+def test_the_page_shows_the_arena_rules_clock_and_games(client):
+    tournament, users = arena(4)
+    for board in open_boards(tournament):
+        finish_board(board)
+    client.force_login(users[0])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Arena: as soon as your game ends" in page
+    assert "Players are paired for 30 minutes" in page
+    assert "Pairing stops at" in page
+    assert "Game 4" in page and "Round 1" not in page
+    assert "Performance" in page
