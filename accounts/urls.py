@@ -3,19 +3,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views
+from accounts import login, views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("login/", login.site_login, name="login"),
     # Django's LogoutView accepts POST only.
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("profile/", views.profile, name="profile"),

@@ -3,12 +3,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import login
 from config import views
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("health/", views.health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The admin's and the browsable API's login pages, as the site's: they
+    # check passwords off the shared thread and count failures (see
+    # accounts.login). Listed before the apps that define the same paths.
+    path("admin/login/", login.admin_login),
+    path("api/v1/auth/login/", login.api_login),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),

@@ -8,6 +8,7 @@ the code that production runs.
 """
 
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "games",
     "ratings",
     "tournaments",
@@ -59,7 +61,27 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as its documentation asks: it turns a locked-out login into the
+    # lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Failed logins (site, admin and the API's login page alike) are counted per
+# account and per address: after PULKA_LOGIN_FAILURES of either, that account
+# or that address is locked out for PULKA_LOGIN_COOLOFF_MINUTES, with no
+# password checked meanwhile. Operators unlock early by deleting the access
+# attempts in the admin (Axes).
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("PULKA_LOGIN_FAILURES", default=5)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=env.float("PULKA_LOGIN_COOLOFF_MINUTES", default=15)
+)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.login.locked_out"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

@@ -63,12 +63,15 @@ def test_a_ban_needs_a_reason_and_an_operator_other_than_the_player():
 @pytest.mark.django_db
 def test_a_banned_player_cannot_sign_in_and_their_session_ends():
     player = UserFactory()
+    credentials = {"username": player.username, "password": DEFAULT_PASSWORD}
     browser = Client()
-    assert browser.login(username=player.username, password=DEFAULT_PASSWORD)
+    assert browser.post("/accounts/login/", credentials).status_code == 302
 
     user_ban(user=player, by=StaffUserFactory(), reason="cheating")
 
-    assert not Client().login(username=player.username, password=DEFAULT_PASSWORD)
+    again = Client()
+    assert again.post("/accounts/login/", credentials).status_code == 200
+    assert "_auth_user_id" not in again.session
     response = browser.get("/api/v1/me/")
     assert response.status_code in (401, 403)
 
