@@ -1,9 +1,18 @@
-"""The lockout check of django-axes, usable by ``aauthenticate`` too."""
+"""Authentication backends: the lockout check, then the password.
+
+Both work for ``aauthenticate`` too, without blocking: Django's own
+asynchronous password check (``acheck_password``) hashes on the event loop
+itself, which stalls every socket and async view of the process for the
+hundreds of milliseconds a hash takes.
+"""
 
 from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from axes.backends import AxesStandaloneBackend
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.hashers import make_password, verify_password
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -13,3 +22,36 @@ class LockoutBackend(AxesStandaloneBackend):
 
     async def aauthenticate(self, request, **credentials):
         return await sync_to_async(self.authenticate)(request, **credentials)
+
+
+# Hashing touches no database and no thread-bound state: any worker thread.
+hash_password = sync_to_async(make_password, thread_sensitive=False)
+_verify_password = sync_to_async(verify_password, thread_sensitive=False)
+
+
+class PasswordBackend(ModelBackend):
+    """Django's ModelBackend; asynchronously, its password hashing runs on a
+    worker thread, away from the event loop and from the thread synchronous
+    views share."""
+
+    async def aauthenticate(self, request, username=None, password=None, **kwargs):
+        users = get_user_model()
+        if username is None:
+            username = kwargs.get(users.USERNAME_FIELD)
+        if username is None or password is None:
+            return None
+        try:
+            user = await users._default_manager.aget_by_natural_key(username)
+        except users.DoesNotExist:
+            # Hash once anyway, as ModelBackend does, so that an unknown
+            # username takes as long as a wrong password.
+            await hash_password(password)
+            return None
+        correct, outdated = await _verify_password(password, user.password)
+        if not correct or not self.user_can_authenticate(user):
+            return None
+        if outdated:
+            # Stored with older hasher settings: store it afresh.
+            user.password = await hash_password(password)
+            await user.asave(update_fields=["password"])
+        return user

@@ -14,6 +14,14 @@ from accounts.selectors import display_name_taken
 class SignUpForm(UserCreationForm):
     """A username and a password, twice; nothing else is asked."""
 
+    def save_with(self, password_hash: str):
+        """Save the new player with their password already hashed (by the
+        view, off the shared thread: see ``accounts.backends``)."""
+        user = forms.ModelForm.save(self, commit=False)
+        user.password = password_hash
+        user.save()
+        return user
+
 
 class ProfileForm(forms.Form):
     display_name = forms.CharField(

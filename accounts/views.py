@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import alogin
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts import services
+from accounts.backends import hash_password
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.selectors import language_of
 
@@ -27,17 +29,25 @@ def _next_url(request: HttpRequest) -> str:
     return resolve_url(settings.LOGIN_REDIRECT_URL)
 
 
-def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
+async def signup(request: HttpRequest) -> HttpResponse:
+    """Asynchronous, so that hashing the new password holds no thread that
+    other requests need (see ``accounts.backends``)."""
+    if (await request.auser()).is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        services.profile_get_or_create(user)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    if request.method == "POST" and await sync_to_async(form.is_valid)():
+        password_hash = await hash_password(form.cleaned_data["password1"])
+
+        def create():
+            user = form.save_with(password_hash)
+            services.profile_get_or_create(user)
+            return user
+
+        user = await sync_to_async(create)()
+        await alogin(request, user, backend="accounts.backends.PasswordBackend")
         messages.success(request, _("Welcome to Pulka!"))
         return redirect(_next_url(request))
-    return render(
+    return await sync_to_async(render)(
         request,
         "accounts/signup.html",
         {"form": form, "next": request.POST.get("next") or request.GET.get("next")},

@@ -255,7 +255,7 @@ def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "accounts.backends.PasswordBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         keys.append(session.session_key)

@@ -1,7 +1,7 @@
 """Top-level URL configuration."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from accounts import login
 from config import views
@@ -25,4 +25,6 @@ urlpatterns = [
     path("api/v1/", include("config.api")),
     # Sign-in pages for the browsable API.
     path("api/v1/auth/", include("rest_framework.urls")),
+    # Last: whatever else is asked of the API is its JSON 404.
+    re_path(r"^api/(?P<path>.*)$", views.api_not_found),
 ]

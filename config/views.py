@@ -68,3 +68,12 @@ def health(request: HttpRequest) -> JsonResponse:
         },
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    """Any /api/ address that names nothing (an id that is not a number, a
+    misspelt path): the API's JSON refusal, not the site's HTML 404 page."""
+    return JsonResponse(
+        {"code": "not_found", "detail": f"no such API address: {request.path}"},
+        status=404,
+    )

@@ -52,7 +52,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.StaticFilesMiddleware",
+    "config.middleware.RefuseNulCharacters",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -73,7 +74,7 @@ MIDDLEWARE = [
 # attempts in the admin (Axes).
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.LockoutBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.PasswordBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("PULKA_LOGIN_FAILURES", default=5)
 AXES_COOLOFF_TIME = timedelta(

@@ -4,6 +4,7 @@ share."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from datetime import timedelta
 
@@ -148,38 +149,54 @@ def test_a_login_redirects_to_a_safe_next_page_only():
     assert response["Location"] == reverse("games:lobby")
 
 
-class ThreadRecordingHasher(MD5PasswordHasher):
-    """Remembers the thread each password check ran on."""
+class HeldHasher(MD5PasswordHasher):
+    """A password check that takes as long as the test wants."""
 
-    threads: list[int] = []
+    started = threading.Event()
+    release = threading.Event()
+
+    @classmethod
+    def hold(cls):
+        cls.started.set()
+        cls.release.wait(30)
 
     def verify(self, password, encoded):
-        ThreadRecordingHasher.threads.append(threading.get_ident())
+        self.hold()
         return super().verify(password, encoded)
+
+    def encode(self, password, salt):
+        self.hold()
+        return super().encode(password, salt)
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("path", LOGIN_PAGES)
-async def test_the_password_is_checked_off_the_thread_synchronous_views_share(
-    path, settings
-):
-    settings.PASSWORD_HASHERS = [
-        f"{ThreadRecordingHasher.__module__}.ThreadRecordingHasher"
-    ]
+@pytest.mark.parametrize("path", [*LOGIN_PAGES, "/accounts/signup/"])
+async def test_other_pages_are_served_while_a_password_is_being_hashed(path, settings):
     user = await sync_to_async(StaffUserFactory)()
-    shared_thread = await sync_to_async(threading.get_ident)()
-    ThreadRecordingHasher.threads.clear()
-
+    settings.PASSWORD_HASHERS = [f"{HeldHasher.__module__}.HeldHasher"]
+    HeldHasher.started.clear()
+    HeldHasher.release.clear()
+    if path == "/accounts/signup/":
+        password = "a-long-new-password-9"
+        form = {"username": "newcomer", "password1": password, "password2": password}
+    else:
+        form = {"username": user.username, "password": DEFAULT_PASSWORD}
     try:
-        response = await AsyncClient().post(
-            path, {"username": user.username, "password": DEFAULT_PASSWORD}
-        )
+        login = asyncio.create_task(AsyncClient().post(path, form))
+        await asyncio.to_thread(HeldHasher.started.wait, 30)
+        # A synchronous page, while the login's password check is held: it
+        # is served, so the login holds no thread other pages need. (Were
+        # it holding the shared thread, this would wait until the release.)
+        page = await asyncio.wait_for(AsyncClient().get("/tournaments/"), 20)
+        assert page.status_code == 200
+        assert not login.done()
+        HeldHasher.release.set()
+        response = await login
     finally:
-        # The view's queries ran on the shared thread: close its connection
+        HeldHasher.release.set()
+        # The views' queries ran on the shared thread: close its connection
         # there, or the test database cannot be dropped at the end.
         await sync_to_async(connections.close_all)()
 
     assert response.status_code == 302
-    assert ThreadRecordingHasher.threads
-    assert shared_thread not in ThreadRecordingHasher.threads

@@ -62,7 +62,7 @@ def session_cookie(user) -> str:
     read; returns the session key for the ``sessionid`` cookie."""
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "accounts.backends.PasswordBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
     return session.session_key
