@@ -36,12 +36,13 @@ class TableAdmin(admin.ModelAdmin):
         "status",
         "ranked",
         "stake",
+        "settlement",
         "is_private",
         "turn_seconds",
         "created_by",
         "created_at",
     ]
-    list_filter = ["profile", "status", "ranked", "is_private"]
+    list_filter = ["profile", "status", "ranked", "settlement", "is_private"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
     readonly_fields = ["invite_code", "created_at"]
     raw_id_fields = ["created_by"]

@@ -1,15 +1,19 @@
 """Forms of the lobby: creating a table with a rule profile and its options,
-or a ranked table with a rating category and a Domino Coin stake."""
+or a ranked table with a rating category, a Domino Coin stake and how the
+stake is settled."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine import BadRecord, make_rules
 from games.engine.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
+from games.models import Table
 from games.services.stakes import STAKE_CHOICES
 from games.services.tables import TURN_SECONDS_CHOICES
+from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
 from ratings.categories import CATEGORY_CHOICES, DEFAULT_CATEGORY, preset
 
 PROFILE_LABELS = {
@@ -57,9 +61,16 @@ def stake_label(stake: int) -> str:
     return _("%(coins)d Domino Coin") % {"coins": stake}
 
 
+def rate_label(points: int) -> str:
+    return ngettext("1 coin per point", "1 coin per %(points)d points", points) % {
+        "points": points
+    }
+
+
 class TableCreateForm(forms.Form):
     """A profile, the options of that profile, the turn timer and privacy;
-    or, for a ranked table, a rating category and a stake.
+    or, for a ranked table, a rating category, a stake and its settlement
+    (the pot to the winners, or by score at a rate of points per coin).
 
     Option fields of other profiles are ignored, so the form works without
     JavaScript (which only hides them). ``cleaned_data["options"]`` holds the
@@ -125,9 +136,29 @@ class TableCreateForm(forms.Form):
         initial=0,
         required=False,
         help_text=_(
-            "Each player's stake goes into escrow when the game starts; the "
-            "winners take the pot. Domino Coin is a virtual coin, never money."
+            "Each player's stake goes into escrow when the game starts. "
+            "Domino Coin is a virtual coin, never money."
         ),
+    )
+    settlement = forms.ChoiceField(
+        label=_("Settlement"),
+        choices=Table.Settlement.choices,
+        initial=Table.Settlement.POT,
+        required=False,
+        help_text=_(
+            "The winners take the pot; or, by score, every two players settle "
+            "the difference of their totals, and the stake is each player's "
+            "deposit: the most anyone can lose."
+        ),
+    )
+    points_per_coin = forms.TypedChoiceField(
+        label=_("Rate"),
+        choices=[(rate, rate_label(rate)) for rate in POINTS_PER_COIN_CHOICES],
+        coerce=int,
+        empty_value=DEFAULT_POINTS_PER_COIN,
+        initial=DEFAULT_POINTS_PER_COIN,
+        required=False,
+        help_text=_("Settled by score: the points of difference worth a coin."),
     )
 
     def selected_profile(self) -> str | None:
@@ -153,17 +184,35 @@ class TableCreateForm(forms.Form):
                 self._errors.pop(name, None)
                 self.cleaned_data.pop(name, None)
 
+    def clean_settlement(self) -> str:
+        return self.cleaned_data.get("settlement") or Table.Settlement.POT
+
     def clean(self):
         data = super().clean()
+        by_score = data.get("settlement") == Table.Settlement.SCORE
         if data.get("ranked"):
             category = data.get("category") or DEFAULT_CATEGORY
             data["category"] = category
             data["profile"], data["options"] = preset(category)
             self._errors.pop("profile", None)
+            if by_score and not data.get("stake") and "stake" not in self._errors:
+                self.add_error(
+                    "settlement",
+                    forms.ValidationError(
+                        _("Settlement by score needs a stake: each player's deposit.")
+                    ),
+                )
             return data
         if data.get("stake"):
             self.add_error(
                 "stake", forms.ValidationError(_("Only ranked tables have stakes."))
+            )
+        if by_score:
+            self.add_error(
+                "settlement",
+                forms.ValidationError(
+                    _("Only ranked tables with a stake are settled by score.")
+                ),
             )
         profile = data.get("profile")
         if profile is None:

@@ -13,6 +13,7 @@ from accounts.selectors import display_name
 from games.engine import make_rules
 from games.engine.codec import state_from_json
 from games.engine.rules import PROFILE_NAMES
+from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
 
 PROFILE_CHOICES = list(PROFILE_NAMES.items())
 
@@ -30,6 +31,10 @@ class Table(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
+    class Settlement(models.TextChoices):
+        POT = "pot", _("The winners take the pot")
+        SCORE = "score", _("By score")
+
     profile = models.CharField(max_length=32, choices=PROFILE_CHOICES)
     options = models.JSONField(default=dict, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
@@ -39,6 +44,16 @@ class Table(models.Model):
     # the game starts (0: no stake).
     ranked = models.BooleanField(default=False)
     stake = models.PositiveIntegerField(default=0)
+    # How a staked game's escrow is paid out: all of it to the winners, or by
+    # score (``games.settlement``), one coin per ``points_per_coin`` points
+    # between each pair of players, the stake being each player's deposit.
+    settlement = models.CharField(
+        max_length=8, choices=Settlement.choices, default=Settlement.POT
+    )
+    points_per_coin = models.PositiveIntegerField(
+        choices=[(rate, str(rate)) for rate in POINTS_PER_COIN_CHOICES],
+        default=DEFAULT_POINTS_PER_COIN,
+    )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     # After this many timed-out moves in a row a person forfeits the seat (a
     # bot plays on; in Japanese Joker the game is lost); 0: never. Tournament
@@ -57,9 +72,20 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(settlement="pot")
+                | models.Q(ranked=True, stake__gt=0),
+                name="score_settlement_needs_a_stake",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.profile})"
+
+    @property
+    def settled_by_score(self) -> bool:
+        return self.settlement == self.Settlement.SCORE
 
     @property
     def rules(self):
@@ -183,6 +209,11 @@ class Game(models.Model):
 
     def engine_state(self):
         return state_from_json(self.state)
+
+    @property
+    def escrow_ref(self) -> str:
+        """The ledger's reference of the game's Domino Coin escrow."""
+        return f"game:{self.pk}"
 
 
 class DealRecord(models.Model):

@@ -6,6 +6,11 @@ engine's ``view`` for that recipient; nothing else serializes a game.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.db.models import Q
+
+from coins.models import Account, Entry
 from games import fairness, rows
 from games.engine.actions import Deal
 from games.engine.view import view
@@ -70,6 +75,7 @@ def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
     }
     if game.status != Game.Status.PLAYING:
         data["reveal"] = reveal(game)
+        data["nets"] = game_coin_nets(game, seats)
     return data
 
 
@@ -85,6 +91,55 @@ def reveal(game: Game) -> list[dict]:
         }
         for record in game.deal_records.order_by("index")
     ]
+
+
+def coin_nets(
+    games: Iterable[Game], seats: dict[int, list[Seat]] | None = None
+) -> dict[int, list[int]]:
+    """The Domino Coin each player won (positive) or lost (negative), by seat,
+    for every one of ``games`` that finished with a stake, by game id.
+
+    Read from the ledger, so it is what really moved: everything the game's
+    escrow paid each player's wallet minus everything the wallet put into it
+    (for a finished game, the payout minus the stake). One query for all the
+    games. ``seats`` maps a game id to its seats; otherwise they are
+    ``game.table.seats.all()`` (prefetch them when reading many games)."""
+    games = [
+        game
+        for game in games
+        if game.status == Game.Status.FINISHED and game.table.stake
+    ]
+    if not games:
+        return {}
+    by_ref = {game.escrow_ref: game.pk for game in games}
+    escrow, wallet = Account.Kind.TABLE_ESCROW, Account.Kind.WALLET
+    moves = Entry.objects.filter(ref__in=by_ref).filter(
+        Q(debit__kind=escrow, credit__kind=wallet)
+        | Q(debit__kind=wallet, credit__kind=escrow)
+    )
+    net: dict[int, dict[int, int]] = {game_id: {} for game_id in by_ref.values()}
+    for ref, payer, payee, amount in moves.values_list(
+        "ref", "debit__owner_id", "credit__owner_id", "amount"
+    ):
+        of_game = net[by_ref[ref]]
+        if payee is not None:
+            of_game[payee] = of_game.get(payee, 0) + amount
+        else:
+            of_game[payer] = of_game.get(payer, 0) - amount
+    out = {}
+    for game in games:
+        if seats is not None and game.pk in seats:
+            of_game = seats[game.pk]
+        else:
+            of_game = game.table.seats.all()
+        ordered = sorted(of_game, key=lambda seat: seat.number)
+        out[game.pk] = [net[game.pk].get(seat.user_id, 0) for seat in ordered]
+    return out
+
+
+def game_coin_nets(game: Game, seats: list[Seat] | None = None) -> list[int] | None:
+    """``coin_nets`` of one game; None unless it finished with a stake."""
+    return coin_nets([game], None if seats is None else {game.pk: seats}).get(game.pk)
 
 
 def deal_of(record: DealRecord) -> Deal:

@@ -11,7 +11,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from games.models import PROFILE_CHOICES, Game, Seat
+from games import selectors
+from games.models import PROFILE_CHOICES, Game, Seat, Table
 from ratings.categories import CATEGORY_CHOICES, category_of
 
 
@@ -78,6 +79,16 @@ class GameResultSerializer(serializers.Serializer):
     left = serializers.ListField(
         child=serializers.IntegerField(), help_text="Seats whose player left."
     )
+    nets = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=(
+            "Domino Coin each player won (positive) or lost (negative), by "
+            "seat, as moved in the ledger: the payout minus the stake. Null "
+            "for a game without a stake, or one not finished (called off or "
+            "annulled)."
+        ),
+    )
 
 
 class GameRatingChangeSerializer(serializers.Serializer):
@@ -89,8 +100,20 @@ class GameRatingChangeSerializer(serializers.Serializer):
     delta = serializers.IntegerField()
 
 
+class GameListSerializer(serializers.ListSerializer):
+    """Games, their Domino Coin nets read from the ledger in one query."""
+
+    def to_representation(self, data):
+        games = list(data.all() if hasattr(data, "all") else data)
+        self.context["coin_nets"] = selectors.coin_nets(games)
+        return super().to_representation(games)
+
+
 class GameSerializer(serializers.Serializer):
     """A game's table, rules, players and result."""
+
+    class Meta:
+        list_serializer_class = GameListSerializer
 
     id = serializers.IntegerField()
     url = serializers.SerializerMethodField()
@@ -103,8 +126,21 @@ class GameSerializer(serializers.Serializer):
     ranked = serializers.BooleanField(source="table.ranked")
     stake = serializers.IntegerField(
         source="table.stake",
-        help_text="Domino Coin per seat (0: none). A virtual coin, never money.",
+        help_text=(
+            "Domino Coin per seat (0: none); settled by score, each player's "
+            "deposit, the most a player can lose. A virtual coin, never money."
+        ),
     )
+    settlement = serializers.ChoiceField(
+        choices=Table.Settlement.choices,
+        source="table.settlement",
+        help_text=(
+            "How a stake is paid out: all of it to the winners (pot), or by "
+            "score, each pair of players settling the difference of their "
+            "totals at points_per_coin."
+        ),
+    )
+    points_per_coin = serializers.SerializerMethodField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     started = serializers.DateTimeField(source="started_at")
     finished = serializers.DateTimeField(
@@ -132,14 +168,39 @@ class GameSerializer(serializers.Serializer):
         seats = sorted(game.table.seats.all(), key=lambda seat: seat.number)
         return GameSeatSerializer(seats, many=True).data
 
+    @extend_schema_field(
+        serializers.IntegerField(
+            allow_null=True,
+            min_value=1,
+            help_text=(
+                "Settled by score: one Domino Coin per so many points of "
+                "difference between two players' totals. Null: settled by "
+                "the pot."
+            ),
+        )
+    )
+    def get_points_per_coin(self, game: Game) -> int | None:
+        """Settled by score: one Domino Coin per so many points of difference
+        between two players' totals; null for a table settled by the pot."""
+        table = game.table
+        return table.points_per_coin if table.settled_by_score else None
+
     @extend_schema_field(GameResultSerializer(allow_null=True))
     def get_result(self, game: Game) -> dict | None:
         """Null until the game has finished (and for a game called off)."""
         if not game.result:
             return None
-        return GameResultSerializer(
-            {key: game.result.get(key, []) for key in GameResultSerializer().fields}
-        ).data
+        keys = ("totals", "places", "winners", "left")
+        result = {key: game.result.get(key, []) for key in keys}
+        result["nets"] = self._nets_of(game)
+        return GameResultSerializer(result).data
+
+    def _nets_of(self, game: Game) -> list[int] | None:
+        # A list of games reads every game's nets at once (GameListSerializer).
+        known = self.context.get("coin_nets")
+        if known is not None:
+            return known.get(game.pk)
+        return selectors.game_coin_nets(game)
 
     @extend_schema_field(serializers.URLField(allow_null=True))
     def get_record(self, game: Game) -> str | None:

@@ -1,16 +1,17 @@
 """Annulling a game: an operator's decision that it counts for nothing.
 
 A game in progress ends as if called off, and every stake goes back. A
-finished game loses its rating changes, and its Domino Coin are undone: each
-winner's payout goes back into the game's escrow, then every stake back to
-its player. Either way the game ends ``ANNULLED``, which nothing rates or
-settles again, so a second annulment (or a late settlement) does nothing.
+finished game loses its rating changes, and its Domino Coin are undone: every
+payout (to the winners, or by score to each player) goes back into the game's
+escrow, then every stake back to its player. Either way the game ends
+``ANNULLED``, which nothing rates or settles again, so a second annulment
+(or a late settlement) does nothing.
 
 Locking contract: one transaction; the game row first (as every writer of a
 game), then the coin accounts, then the ratings, the order in which the
 move that finishes a game settles it, so the two cannot wait on each other.
-All or nothing: a winner who no longer holds the coins won makes the whole
-annulment refuse, with nothing changed.
+All or nothing: a player who no longer holds the coins paid out makes the
+whole annulment refuse, with nothing changed.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
 
 
 def _take_back_payouts(game: Game, by) -> None:
-    """Move what each winner was paid from the pot back into the escrow,
-    so that the escrow holds every stake again."""
+    """Move what each player was paid from the escrow back into it, so that
+    the escrow holds every stake again."""
     ref = escrow_ref(game)
     payouts = (
         Entry.objects.filter(

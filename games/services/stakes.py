@@ -1,7 +1,9 @@
 """Ranked tables and Domino Coin stakes: who may sit, escrow, settlement.
 
 Stakes go into the game's escrow (``game:<id>``) when the game starts and
-leave it once: to the winners when the game ends, or back to the players
+leave it once: when the game ends, to the winners (a table settled by the
+pot) or to every player by score (a table settled by score, where the stake
+is each player's deposit: ``games.settlement``); or back to the players
 when it is aborted. Every movement has an idempotency key, and settlement
 runs in the same transaction as the move that ends the game, so it happens
 exactly once even if that path runs twice or a process dies half-way.
@@ -15,6 +17,11 @@ from coins import services as coins
 from coins.errors import InsufficientCoins
 from games.errors import NotAllowed, PlayError
 from games.models import Game, Seat, Table
+from games.settlement import (
+    DEFAULT_POINTS_PER_COIN,
+    POINTS_PER_COIN_CHOICES,
+    score_settlement,
+)
 from ratings import services as ratings
 from ratings.categories import category_of
 from ratings.elo import PROVISIONAL_GAMES
@@ -23,7 +30,15 @@ from ratings.models import Rating
 STAKE_CHOICES = (0, 10, 50, 100, 500, 1000)
 
 
-def check_ranked_options(*, profile: str, options: dict, ranked: bool, stake: int):
+def check_ranked_options(
+    *,
+    profile: str,
+    options: dict,
+    ranked: bool,
+    stake: int,
+    settlement: str = Table.Settlement.POT,
+    points_per_coin: int = DEFAULT_POINTS_PER_COIN,
+):
     if stake not in STAKE_CHOICES:
         raise PlayError(f"the stake cannot be {stake}", code="bad_options")
     if stake and not ranked:
@@ -31,6 +46,20 @@ def check_ranked_options(*, profile: str, options: dict, ranked: bool, stake: in
     if ranked and category_of(profile, options) is None:
         raise PlayError(
             "a ranked table plays a category's standard rules", code="bad_options"
+        )
+    if settlement not in Table.Settlement.values:
+        raise PlayError(f"there is no settlement {settlement!r}", code="bad_options")
+    if type(points_per_coin) is not int or (
+        points_per_coin not in POINTS_PER_COIN_CHOICES
+    ):
+        raise PlayError(
+            f"the rate cannot be one coin per {points_per_coin!r} points",
+            code="bad_options",
+        )
+    if settlement == Table.Settlement.SCORE and not (ranked and stake):
+        raise PlayError(
+            "only a ranked table with a stake is settled by score",
+            code="bad_options",
         )
 
 
@@ -88,18 +117,21 @@ def stake_all(game: Game) -> None:
 
 
 def settle(game: Game) -> None:
-    """Pay the pot to the winners and rate the game (once per game)."""
+    """Pay the escrow out, to the winners or by score, and rate the game
+    (once per game)."""
     table = game.table
     if table.stake:
-        winners = [
-            seat.user_id
-            for seat in Seat.objects.filter(table=table).order_by("number")
-            if seat.number in game.result["winners"]
-        ]
-        pot = coins.escrow_balance(escrow_ref(game))
+        seats = list(Seat.objects.filter(table=table).order_by("number"))
+        if table.settled_by_score:
+            shares = score_shares(table, game.result, seats)
+        else:
+            winners = [
+                seat.user_id for seat in seats if seat.number in game.result["winners"]
+            ]
+            shares = split_pot(coins.escrow_balance(escrow_ref(game)), winners)
         coins.escrow_payout(
             ref=escrow_ref(game),
-            shares=split_pot(pot, winners),
+            shares=shares,
             key_prefix=f"payout:game:{game.pk}",
         )
     if table.ranked:
@@ -122,5 +154,22 @@ def split_pot(pot: int, winners: list[int]) -> dict[int, int]:
     }
 
 
+def score_shares(table: Table, result: dict, seats: list[Seat]) -> dict[int, int]:
+    """What each player (by user id) is paid out of the escrow of a game
+    settled by score: their deposit plus their net. ``seats`` in seat order.
+
+    The shares depend on the result alone, so a settlement run again asks
+    for the same payouts, which the ledger already holds (paid once)."""
+    nets = score_settlement(
+        result["totals"],
+        table.stake,
+        table.points_per_coin,
+        left=result.get("left", ()),
+    )
+    return {
+        seat.user_id: table.stake + net for seat, net in zip(seats, nets, strict=True)
+    }
+
+
 def escrow_ref(game: Game) -> str:
-    return f"game:{game.pk}"
+    return game.escrow_ref

@@ -10,6 +10,7 @@ from games.engine import BadRecord, make_rules, new_game
 from games.engine.shuffle import draw_first_dealer
 from games.errors import NotAllowed, NotFound, PlayError
 from games.models import Game, Seat, Table
+from games.settlement import DEFAULT_POINTS_PER_COIN
 
 from . import notify, stakes
 from .stepping import commit_game, deal_next
@@ -27,11 +28,17 @@ def table_create(
     take_seat: bool = True,
     ranked: bool = False,
     stake: int = 0,
+    settlement: str = Table.Settlement.POT,
+    points_per_coin: int = DEFAULT_POINTS_PER_COIN,
 ) -> Table:
     """Open a table; the creator takes seat 0 unless ``take_seat`` is off.
 
     A ranked table must play a rating category's standard rules; its stake
     (Domino Coin per seat, 0 for none) is escrowed when the game starts.
+    ``settlement`` says how the escrow is paid out at the end: all of it to
+    the winners ("pot"), or by score ("score", ranked tables with a stake
+    only), one coin per ``points_per_coin`` points between each pair of
+    players (``games.settlement``).
     """
     try:
         rules = make_rules(profile, options)
@@ -42,7 +49,12 @@ def table_create(
     if turn_seconds not in TURN_SECONDS_CHOICES and not settings.PULKA_ANY_TURN_SECONDS:
         raise PlayError(f"the turn timer cannot be {turn_seconds} seconds")
     stakes.check_ranked_options(
-        profile=profile, options=dict(rules.options), ranked=ranked, stake=stake
+        profile=profile,
+        options=dict(rules.options),
+        ranked=ranked,
+        stake=stake,
+        settlement=settlement,
+        points_per_coin=points_per_coin,
     )
     with transaction.atomic():
         table = Table.objects.create(
@@ -52,6 +64,8 @@ def table_create(
             is_private=is_private,
             ranked=ranked,
             stake=stake,
+            settlement=settlement,
+            points_per_coin=points_per_coin,
             created_by=user,
         )
         Seat.objects.bulk_create(

@@ -241,6 +241,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 is_private=data["is_private"],
                 ranked=data["ranked"],
                 stake=data["stake"],
+                settlement=data["settlement"],
+                points_per_coin=data["points_per_coin"],
             )
         except PlayError as error:
             if error.code in SEAT_REFUSALS:

@@ -181,6 +181,7 @@ def game_replay(request, game_id: int):
             "rules": _rules_json(game.table),
             "record": record,
             "result": result,
+            "coin_nets": _coin_nets(game, seats),
             "config": {
                 "game": game.pk,
                 "status": game.status,
@@ -191,6 +192,28 @@ def game_replay(request, game_id: int):
             },
         },
     )
+
+
+def _coin_nets(game: Game, seats: list[Seat]) -> list[dict] | None:
+    """Each player's name and the Domino Coin they won or lost in the game
+    (from the ledger); None unless it finished with a stake."""
+    nets = selectors.game_coin_nets(game, seats)
+    if nets is None:
+        return None
+    ordered = sorted(seats, key=lambda seat: seat.number)
+    return [
+        {"name": seat.display_name, "net": net, "shown": signed(net)}
+        for seat, net in zip(ordered, nets, strict=True)
+    ]
+
+
+def signed(coins: int) -> str:
+    """+12, −30 (a minus sign) or 0."""
+    if coins > 0:
+        return f"+{coins}"
+    if coins < 0:
+        return f"\u2212{-coins}"
+    return "0"
 
 
 @require_GET

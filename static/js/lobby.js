@@ -1,5 +1,6 @@
 // The lobby page: show only the options of the chosen profile (or, for a
-// ranked table, the category and the stake), copy invite
+// ranked table, the category, the stake and, with a stake, how it is
+// settled and at what rate), copy invite
 // links, and keep the table lists live. Without JavaScript the page still
 // works: every option is shown (the server ignores other profiles' options)
 // and the lists are as fresh as the last page load.
@@ -18,6 +19,12 @@
     // A ranked table plays its category's preset: the category and the stake
     // replace the profile and its options.
     var rankedBlocks = form.querySelectorAll("[data-ranked]");
+    // How a stake is settled means something only with a stake; the rate
+    // only when it is settled by score.
+    var stake = form.elements.namedItem("stake");
+    var settlement = form.elements.namedItem("settlement");
+    var stakeBlocks = form.querySelectorAll("[data-needs-stake]");
+    var scoreBlocks = form.querySelectorAll("[data-by-score]");
 
     function show(block, shown) {
       block.hidden = !shown;
@@ -33,10 +40,28 @@
       blocks.forEach(function (block) {
         show(block, !isRanked && block.getAttribute("data-profile") === select.value);
       });
+      var staked = Boolean(stake && stake.value && stake.value !== "0");
+      var byScore = staked && Boolean(settlement && settlement.value === "score");
+      stakeBlocks.forEach(function (block) {
+        showControls(block, staked);
+      });
+      scoreBlocks.forEach(function (block) {
+        showControls(block, byScore);
+      });
+    }
+
+    function showControls(block, shown) {
+      // Hidden controls are not submitted: the server takes the defaults.
+      block.hidden = !shown;
+      block.querySelectorAll("select, input").forEach(function (control) {
+        control.disabled = !shown;
+      });
     }
 
     select.addEventListener("change", update);
     if (ranked) ranked.addEventListener("change", update);
+    if (stake) stake.addEventListener("change", update);
+    if (settlement) settlement.addEventListener("change", update);
     update();
   }
 

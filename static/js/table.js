@@ -1158,6 +1158,17 @@
             el("span", "points", String(view.totals[seat])),
           );
           if ((view.left || []).includes(seat)) item.append(el("span", "badge gone", gettext("left")));
+          // The Domino Coin the player won or lost, as the ledger moved them.
+          if (snap.nets) {
+            const net = snap.nets[seat];
+            item.append(
+              el(
+                "span",
+                "coins " + (net > 0 ? "net-won" : net < 0 ? "net-lost" : "net-even"),
+                fmt(gettext("%s Domino Coin"), net < 0 ? "\u2212" + -net : signed(net)),
+              ),
+            );
+          }
           dom.places.append(item);
         }
       }

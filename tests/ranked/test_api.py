@@ -77,8 +77,12 @@ def test_a_game_as_listed(api_client):
         user.username for user in users
     ]
     assert [seat["name"] for seat in listed["seats"]] == [u.username for u in users]
+    assert (listed["settlement"], listed["points_per_coin"]) == ("pot", None)
+    (winner,) = game.result["winners"]
     assert listed["result"] == {
-        key: game.result[key] for key in ("totals", "places", "winners", "left")
+        **{key: game.result[key] for key in ("totals", "places", "winners", "left")},
+        # The winner took the pot of 2 x 10: 10 more than the stake.
+        "nets": [10 if seat == winner else -10 for seat in range(2)],
     }
     assert listed["record"] == f"http://testserver/api/v1/games/{game.pk}/record/"
     assert "rating_changes" not in listed
