@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import transaction
+from rest_framework.authtoken.models import Token
 
 from accounts.models import Profile
 
@@ -34,3 +36,17 @@ def profile_set_language(*, user, language: str) -> Profile:
     return profile_update(
         user=user, display_name=profile.display_name, language=language
     )
+
+
+def api_token_create(user) -> str:
+    """A new personal API token for ``user``, replacing any earlier one
+    (which stops working at once). The key is returned to be shown once."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user).key
+
+
+def api_token_revoke(user) -> bool:
+    """Revoke the user's API token; False when they had none."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return bool(deleted)

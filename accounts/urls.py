@@ -13,5 +13,7 @@ urlpatterns = [
     # Django's LogoutView accepts POST only.
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/token/", views.api_token_create, name="api_token_create"),
+    path("profile/token/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("language/", views.set_language, name="set_language"),
 ]

@@ -11,8 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
+from rest_framework.authtoken.models import Token
 
 from accounts import services
 from accounts.backends import hash_password
@@ -77,7 +79,47 @@ def profile(request: HttpRequest) -> HttpResponse:
             },
             user=request.user,
         )
-    return render(request, "accounts/profile.html", {"form": form})
+    return _profile_page(request, form)
+
+
+def _profile_page(request: HttpRequest, form=None, new_token: str = "") -> HttpResponse:
+    if form is None:
+        current = services.profile_get_or_create(request.user)
+        form = ProfileForm(
+            initial={
+                "display_name": current.display_name,
+                "language": current.language,
+            },
+            user=request.user,
+        )
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": form,
+            "token": Token.objects.filter(user=request.user).first(),
+            # Shown on this one answer only: it is not kept anywhere else
+            # the page could show it again.
+            "new_token": new_token,
+        },
+    )
+
+
+@login_required
+@require_POST
+@never_cache
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """A new personal API token, shown once, on the page this answers with."""
+    key = services.api_token_create(request.user)
+    return _profile_page(request, new_token=key)
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest) -> HttpResponse:
+    if services.api_token_revoke(request.user):
+        messages.success(request, _("Your API token is revoked: it works no more."))
+    return redirect("accounts:profile")
 
 
 @require_POST

@@ -4,16 +4,24 @@ Games change only through the services, so the game pages here are
 read-only; the records (events, deals) are append-only by design. The one
 action, "Annul game", asks for confirmation and then calls
 ``games.services.annul.game_annul`` for each selected game.
+
+While a game is played, its hidden cards (the state, each deal's hands,
+columns and salt) are not shown here, to staff and superusers alike. The
+permission ``games.view_live_hands``, given explicitly (a superuser does not
+have it by default), shows them for investigations, and every such page is
+written to the audit log (``HandsRead``), listed here too.
 """
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.auth.models import Permission
+from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.errors import PlayError
-from games.models import Ban, DealRecord, Game, GameEvent, Seat, Table
+from games.models import Ban, DealRecord, Game, GameEvent, HandsRead, Seat, Table
 from games.services.annul import game_annul
 
 
@@ -60,8 +68,57 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+def may_see_live_hands(user) -> bool:
+    """Granted to the user or a group of theirs, never implied: a superuser
+    has every other permission, but not this one unless it is given."""
+    return (
+        Permission.objects.filter(
+            codename="view_live_hands", content_type__app_label="games"
+        )
+        .filter(Q(user=user) | Q(group__user=user))
+        .exists()
+    )
+
+
+class SecretWhilePlaying:
+    """Leaves ``secret_fields`` off the page of an object whose game is being
+    played, unless the operator may see live hands; then records the read."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def game_of(self, obj) -> Game:
+        raise NotImplementedError
+
+    def what_of(self, obj) -> str:
+        raise NotImplementedError
+
+    def _live(self, obj) -> bool:
+        return obj is not None and self.game_of(obj).status == Game.Status.PLAYING
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if self._live(obj) and not may_see_live_hands(request.user):
+            return [name for name in fields if name not in self.secret_fields]
+        return fields
+
+    def render_change_form(self, request, context, obj=None, **kwargs):
+        if self._live(obj) and may_see_live_hands(request.user):
+            HandsRead.objects.create(
+                game=self.game_of(obj), by=request.user, what=self.what_of(obj)
+            )
+        return super().render_change_form(request, context, obj=obj, **kwargs)
+
+
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(SecretWhilePlaying, ReadOnlyAdmin):
+    secret_fields = ("state",)
+
+    def game_of(self, game: Game) -> Game:
+        return game
+
+    def what_of(self, game: Game) -> str:
+        return "game"
+
     list_display = [
         "id",
         "table",
@@ -149,9 +206,28 @@ class GameEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(DealRecord)
-class DealRecordAdmin(ReadOnlyAdmin):
+class DealRecordAdmin(SecretWhilePlaying, ReadOnlyAdmin):
     list_display = ["game", "index", "commitment"]
     search_fields = ["game__id", "commitment"]
+    list_select_related = ["game"]
+    # The face-down cards of Japanese Joker's columns are hidden too.
+    secret_fields = ("hands", "columns", "salt")
+
+    def game_of(self, record: DealRecord) -> Game:
+        return record.game
+
+    def what_of(self, record: DealRecord) -> str:
+        return f"deal {record.index + 1}"
+
+
+@admin.register(HandsRead)
+class HandsReadAdmin(ReadOnlyAdmin):
+    """Who saw the hidden cards of a game being played, and when."""
+
+    list_display = ["at", "by", "game", "what"]
+    list_filter = ["at"]
+    search_fields = ["by__username", "game__id"]
+    list_select_related = ["by", "game"]
 
 
 @admin.register(Ban)

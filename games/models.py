@@ -202,7 +202,11 @@ class Game(models.Model):
     )
 
     class Meta:
-        permissions = [("annul_game", "Can annul games")]
+        permissions = [
+            ("annul_game", "Can annul games"),
+            # For investigations only; every use is written to HandsRead.
+            ("view_live_hands", "Can see the hands of games being played"),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"
@@ -331,3 +335,25 @@ class Ban(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.created_at:%Y-%m-%d})"
+
+
+class HandsRead(models.Model):
+    """The audit log of the one way anyone sees a game's hidden cards while
+    it is played: an operator with ``games.view_live_hands`` opening its
+    state or a deal's record in the admin. Append-only."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    # What was opened: "game" or "deal <n>".
+    what = models.CharField(max_length=32)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name = _("live hands read")
+        verbose_name_plural = _("live hands read")
+
+    def __str__(self) -> str:
+        return f"{self.by} read {self.what} of game {self.game_id}"

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.models import Game
+from games.models import Game, HandsRead
 from tests.factories import StaffUserFactory, UserFactory
 
 
@@ -40,3 +40,68 @@ def test_games_cannot_be_edited_in_the_admin(client, started_game):
     assert response.status_code == 403
     started_game.refresh_from_db()
     assert started_game.version != 999
+
+
+def _open(client, name: str, obj):
+    return client.get(reverse(f"admin:games_{name}_change", args=[obj.pk]))
+
+
+def _superuser_client():
+    from django.test import Client
+
+    client = Client()
+    client.force_login(StaffUserFactory(is_superuser=True))
+    return client
+
+
+def test_a_game_being_played_shows_no_hidden_card_even_to_a_superuser(
+    started_game,
+):
+    client = _superuser_client()
+    record = started_game.deal_records.first()
+
+    game_page = _open(client, "game", started_game).content.decode()
+    deal_page = _open(client, "dealrecord", record).content.decode()
+
+    assert "field-state" not in game_page
+    assert "field-hands" not in deal_page and "field-salt" not in deal_page
+    assert record.salt not in deal_page
+    for card in record.hands[0]:
+        assert f'"{card}"' not in deal_page + game_page
+    assert not HandsRead.objects.exists()
+
+
+def test_the_live_hands_permission_shows_them_and_every_read_is_logged(started_game):
+    from django.contrib.auth.models import Permission
+
+    operator = UserFactory(is_staff=True)
+    operator.user_permissions.add(
+        *Permission.objects.filter(
+            codename__in=["view_game", "view_dealrecord", "view_live_hands"],
+            content_type__app_label="games",
+        )
+    )
+    from django.test import Client
+
+    client = Client()
+    client.force_login(operator)
+    record = started_game.deal_records.first()
+
+    assert "field-state" in _open(client, "game", started_game).content.decode()
+    assert record.salt in _open(client, "dealrecord", record).content.decode()
+
+    reads = list(HandsRead.objects.order_by("pk"))
+    assert [(r.game_id, r.by_id, r.what) for r in reads] == [
+        (started_game.pk, operator.pk, "game"),
+        (started_game.pk, operator.pk, "deal 1"),
+    ]
+    log = _superuser_client().get(reverse("admin:games_handsread_changelist"))
+    assert operator.username in log.content.decode()
+
+
+def test_a_finished_game_shows_its_cards_without_the_permission(started_game):
+    Game.objects.filter(pk=started_game.pk).update(status=Game.Status.FINISHED)
+    client = _superuser_client()
+    record = started_game.deal_records.first()
+    assert record.salt in _open(client, "dealrecord", record).content.decode()
+    assert not HandsRead.objects.exists()
