@@ -7,30 +7,61 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_table_settlement'),
+        ("games", "0008_table_settlement"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='game',
-            options={'permissions': [('annul_game', 'Can annul games'), ('view_live_hands', 'Can see the hands of games being played')]},
+            name="game",
+            options={
+                "permissions": [
+                    ("annul_game", "Can annul games"),
+                    ("view_live_hands", "Can see the hands of games being played"),
+                ]
+            },
         ),
         migrations.CreateModel(
-            name='HandsRead',
+            name="HandsRead",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('what', models.CharField(max_length=32)),
-                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("what", models.CharField(max_length=32)),
+                (
+                    "at",
+                    models.DateTimeField(
+                        db_index=True, default=django.utils.timezone.now
+                    ),
+                ),
+                (
+                    "by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'live hands read',
-                'verbose_name_plural': 'live hands read',
-                'ordering': ['-at'],
+                "verbose_name": "live hands read",
+                "verbose_name_plural": "live hands read",
+                "ordering": ["-at"],
             },
         ),
     ]
