@@ -5,15 +5,18 @@ so every message it receives was built for exactly its seat (see
 ``games.selectors.snapshot``). The protocol is written down in
 docs/protocol.md.
 
-Every socket of a signed-in user also joins the group ``user-<id>``, which
-carries one message: ``user.banned``, on which the socket closes (4403).
-An inactive (banned) user cannot connect.
+Every socket of a signed-in user also joins the groups ``user-<id>`` and
+``session-<key>``, which carry one message: ``session.ended``, on which the
+socket closes (4401 signed out, 4403 banned); every action first checks
+that the session still holds (``accounts.sockets``). An inactive (banned)
+user cannot connect.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -21,25 +24,24 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from accounts.sockets import (
+    BANNED,
+    CLOSE_FORBIDDEN,
+    session_group,
+    still_signed_in,
+    user_group,
+)
 from games import selectors, services
 from games.errors import PlayError
 from games.services import notify
-from games.services.notify import (
-    LOBBY_GROUP,
-    seat_group,
-    spectator_group,
-    user_group,
-)
+from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
 
 # An action's answer follows the update it caused (docs/protocol.md); should
 # that update never reach the socket, the answer goes out after this long.
 ACK_WAIT_SECONDS = 2.0
 
 CLOSE_ANONYMOUS = 4401
-CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-# The close reason a banned user's sockets get, with CLOSE_FORBIDDEN.
-BANNED = "banned"
 
 
 def _is_active(user_id: int) -> bool:
@@ -66,16 +68,24 @@ class DirectDispatchMixin:
 
 
 class UserSocketMixin:
-    """The per-user group of a signed-in user's socket, and the ban."""
+    """The groups of a signed-in user's socket, which end it with its
+    session (``accounts.sockets``)."""
 
-    user_group_name: str | None = None
+    user_groups: tuple[str, ...] = ()
+    opened_at: float = 0.0
 
     async def join_user_group(self, user) -> bool:
-        """Join ``user``'s group; False (and the socket closed) when the
-        user is banned. The group is joined before the account is read, so
-        a ban committed meanwhile is either seen here or heard there."""
-        self.user_group_name = user_group(user.pk)
-        await self.channel_layer.group_add(self.user_group_name, self.channel_name)
+        """Join the user's and the session's groups; False (and the socket
+        closed) when the user is banned. The groups are joined before the
+        account is read, so a ban committed meanwhile is either seen here or
+        heard there."""
+        self.opened_at = time.time()
+        session_key = self.session_key
+        self.user_groups = (user_group(user.pk),) + (
+            (session_group(session_key),) if session_key else ()
+        )
+        for group in self.user_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         # Read where the session was read (the one thread of sync calls):
         # one small query per connection, and no connection left behind on
         # a pool thread that may not run again.
@@ -85,14 +95,21 @@ class UserSocketMixin:
         return False
 
     async def leave_user_group(self):
-        if self.user_group_name is not None:
-            await self.channel_layer.group_discard(
-                self.user_group_name, self.channel_name
-            )
-            self.user_group_name = None
+        for group in self.user_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.user_groups = ()
 
-    async def user_banned(self, event):
-        await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
+    @property
+    def session_key(self) -> str | None:
+        session = self.scope.get("session")
+        return session.session_key if session is not None else None
+
+    def signed_in_still(self) -> bool:
+        """(Sync.) Whether this socket's session may still act."""
+        return still_signed_in(self.session_key, self.scope["user"].pk, self.opened_at)
+
+    async def session_ended(self, event):
+        await self.close(code=event["code"], reason=event["reason"])
 
 
 class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
@@ -237,10 +254,12 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             # games then overlap their waits on the database, and one game's
             # moves still go one at a time under its row lock.
             answer, sends = await database_sync_to_async(
-                _keeping_sends(service), thread_sensitive=False
+                _keeping_sends(service, self.signed_in_still), thread_sensitive=False
             )(**kwargs)
         except PlayError as error:
             await self.send_error(message_id, error.code, str(error))
+            if error.code == SIGNED_OUT:
+                await self.close(code=CLOSE_ANONYMOUS, reason="signed out")
             return
         # This socket's own update first, straight from here; then the
         # answer; then the broadcast, whose copy of that update this socket
@@ -317,10 +336,17 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             await self.send_json(message)
 
 
-def _keeping_sends(service):
-    """``service`` returning its answer and the broadcasts it kept back."""
+# The error code of an action sent after its session ended.
+SIGNED_OUT = "signed_out"
+
+
+def _keeping_sends(service, signed_in_still):
+    """``service`` returning its answer and the broadcasts it kept back;
+    refused, with nothing done, once the socket's session has ended."""
 
     def call(**kwargs):
+        if not signed_in_still():
+            raise PlayError("you have signed out: sign in again", code=SIGNED_OUT)
         with notify.sends_kept() as sends:
             answer = service(**kwargs)
         return answer, sends

@@ -5,7 +5,7 @@ Each connection joins its user's group (``notify.user_group``) and receives
 ``{"type": "removed", "reason": ...}`` when they leave the pool without one.
 A ``{"type": "ping"}`` from the page says the player is still there (see
 ``services.AWAY_SECONDS``) and is answered with their status. Like every
-live-play socket it closes (4403) when its user is banned.
+live-play socket it closes with its session (``accounts.sockets``).
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 A ban turns the account inactive, which Django's login, sessions and API
 tokens refuse; it records who banned whom and why (``Ban``), frees the
-player's seats at tables still waiting for players, and, once committed,
-closes every live-play socket the player has open (each joined the group
-``user-<id>``). A game in progress goes on without the player: the closed
+player's seats at tables still waiting for players; deactivating the
+account closes every socket the player has open once it commits
+(``accounts.sockets``). A game in progress goes on without the player: the closed
 socket starts the disconnect grace period, after which the player forfeits.
 """
 
@@ -17,7 +17,6 @@ from django.utils import timezone
 from games.errors import NotAllowed
 from games.models import Ban, Seat, Table
 
-from . import notify
 from .tables import seat_leave
 
 
@@ -51,6 +50,5 @@ def user_ban(*, user, by, reason: str, now=None) -> Ban:
             ).values_list("table_id", flat=True)
             for table_id in list(waiting):
                 seat_leave(table_id=table_id, user=locked)
-        transaction.on_commit(lambda: notify.user_banned(user_id))
     user.is_active = False
     return ban

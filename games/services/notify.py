@@ -32,11 +32,6 @@ def spectator_group(game_id: int) -> str:
     return f"game-{game_id}-watch"
 
 
-def user_group(user_id: int) -> str:
-    """Every live-play socket of a signed-in user, wherever it is."""
-    return f"user-{user_id}"
-
-
 def game_changed(game, state, events: list, seats: list) -> None:
     """Send every seat and the spectators their own view of the new state.
 
@@ -70,17 +65,6 @@ def presence_changed(game_id: int) -> None:
 
 def lobby_changed() -> None:
     _send_all([(LOBBY_GROUP, None)])
-
-
-def user_banned(user_id: int) -> None:
-    """Tell every socket of a banned user to close."""
-
-    async def send():
-        await get_channel_layer().group_send(
-            user_group(user_id), {"type": "user.banned"}
-        )
-
-    async_to_sync(send)()
 
 
 def audience_group(game_id: int, seat: int | None) -> str:

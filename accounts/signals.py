@@ -1,0 +1,50 @@
+"""When sockets must end with a session (see ``accounts.sockets``): a
+logout, a password change, a deactivation. Each is acted on once the change
+commits."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save, pre_save
+from django.dispatch import receiver
+
+from accounts import sockets
+
+User = get_user_model()
+
+
+@receiver(user_logged_out)
+def end_the_sessions_sockets(sender, request, user, **kwargs) -> None:
+    # Sent before the session is flushed: its key is still the old one.
+    session_key = request.session.session_key if request is not None else None
+    if session_key:
+        transaction.on_commit(lambda: sockets.end_session_sockets(session_key))
+
+
+@receiver(pre_save, sender=User)
+def notice_what_ends_sockets(sender, instance, update_fields=None, **kwargs):
+    """Compare with the stored row, only when the save may change the
+    password or the active flag (not on every last_login update)."""
+    instance._ends_sockets = None
+    if instance.pk is None:
+        return
+    if update_fields is not None and not {"password", "is_active"} & set(update_fields):
+        return
+    before = User.objects.filter(pk=instance.pk).values("password", "is_active").first()
+    if before is None:
+        return
+    if before["is_active"] and not instance.is_active:
+        instance._ends_sockets = "banned"
+    elif before["password"] != instance.password:
+        instance._ends_sockets = "signed out"
+
+
+@receiver(post_save, sender=User)
+def end_the_users_sockets(sender, instance, **kwargs) -> None:
+    why = getattr(instance, "_ends_sockets", None)
+    if why is None:
+        return
+    user_id, banned = instance.pk, why == "banned"
+    transaction.on_commit(lambda: sockets.end_user_sockets(user_id, banned=banned))

@@ -1,0 +1,160 @@
+"""Sockets end with their session: a logout closes the sockets opened in
+that session, a password change or a deactivation every socket of the user,
+and an action that arrives afterwards is refused with nothing done."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from accounts import sockets
+from config.asgi import application
+from games.models import Game
+from tests.games.helpers import Socket, action_message, first_legal, of_type, snapshot
+from tests.ranked.helpers import ranked_game, users_by_seat
+
+db = database_sync_to_async
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@db
+def a_game():
+    game = ranked_game("japanese")
+    return game, users_by_seat(game)
+
+
+@db
+def browser_of(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+async def socket_in(browser: Client, game_id: int) -> Socket:
+    name = settings.SESSION_COOKIE_NAME
+    cookie = f"{name}={browser.cookies[name].value}"
+    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie.encode())]
+    socket = Socket(
+        WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    )
+    socket.connected, socket.close_code = await socket.comm.connect(timeout=5)
+    assert socket.connected
+    await socket.receive_until(of_type("sync"))
+    return socket
+
+
+async def closed_with(socket: Socket, timeout: float = 1):
+    """The close the socket gets within ``timeout`` seconds, skipping what
+    came before it."""
+    while True:
+        message = await socket.comm.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            return message
+
+
+@db
+def log_out(browser: Client) -> None:
+    assert browser.post("/accounts/logout/").status_code == 302
+
+
+@db
+def version_of(game) -> int:
+    return Game.objects.get(pk=game.pk).version
+
+
+async def test_a_logout_closes_the_sockets_of_that_session_only():
+    game, (first, _) = await a_game()
+    here, elsewhere = await browser_of(first), await browser_of(first)
+    leaving = await socket_in(here, game.pk)
+    staying = await socket_in(elsewhere, game.pk)
+
+    await log_out(here)
+
+    close = await closed_with(leaving)
+    assert (close["code"], close["reason"]) == (4401, "signed out")
+    await staying.send({"type": "ping"})
+    assert (await staying.receive_until(of_type("pong")))["type"] == "pong"
+    await staying.close()
+
+
+@db
+def change_password(user) -> None:
+    user.set_password("a-whole-new-password-7")
+    user.save()
+
+
+@db
+def deactivate(user) -> None:
+    user.is_active = False
+    user.save()
+
+
+async def test_a_password_change_closes_every_socket_of_the_user():
+    game, (first, _) = await a_game()
+    one = await socket_in(await browser_of(first), game.pk)
+    two = await socket_in(await browser_of(first), game.pk)
+
+    await change_password(first)
+
+    for socket in (one, two):
+        assert (await closed_with(socket))["code"] == 4401
+
+
+async def test_a_deactivation_in_the_admin_closes_every_socket_as_a_ban():
+    game, (first, _) = await a_game()
+    socket = await socket_in(await browser_of(first), game.pk)
+
+    await deactivate(first)
+
+    close = await closed_with(socket)
+    assert (close["code"], close["reason"]) == (4403, "banned")
+
+
+@db
+def mover_and_action(game):
+    """The player to move and a legal action of theirs."""
+    game = Game.objects.get(pk=game.pk)
+    turn = game.engine_state().turn
+    return (
+        users_by_seat(game)[turn],
+        first_legal(snapshot(game, turn)["view"]),
+        game.version,
+    )
+
+
+async def test_an_action_after_the_logout_is_refused_even_before_the_close(
+    monkeypatch,
+):
+    game, _ = await a_game()
+    mover, action, version = await mover_and_action(game)
+    browser = await browser_of(mover)
+    socket = await socket_in(browser, game.pk)
+    # The close message is lost on its way: the check on the action is all
+    # that stands between the old session and the game.
+    monkeypatch.setattr(sockets, "_tell", lambda *args: None)
+
+    await log_out(browser)
+    await socket.send(action_message(version, action))
+
+    error = await socket.receive_until(of_type("error"))
+    assert error["code"] == "signed_out"
+    assert (await closed_with(socket))["code"] == 4401
+    assert await version_of(game) == version
+
+
+async def test_after_a_password_change_a_new_session_plays_on():
+    game, _ = await a_game()
+    mover, action, version = await mover_and_action(game)
+    await change_password(mover)
+    socket = await socket_in(await browser_of(mover), game.pk)
+
+    await socket.send(action_message(version, action))
+
+    ack = await socket.receive_until(of_type("ack"))
+    assert ack["id"] == "a1"
+    assert await version_of(game) > version
+    await socket.close()
