@@ -31,7 +31,7 @@ from accounts.sockets import (
     still_signed_in,
     user_group,
 )
-from games import selectors, services
+from games import selectors, services, socket_limits
 from games.errors import PlayError
 from games.services import notify
 from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
@@ -44,8 +44,12 @@ CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404
 
 
-def _is_active(user_id: int) -> bool:
-    return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+def _admit(user_id: int, channel_name: str) -> tuple[bool, list[str]]:
+    """Whether the user may connect (not banned), and the user's sockets
+    this one pushes over the limit (``socket_limits``)."""
+    if not get_user_model().objects.filter(pk=user_id, is_active=True).exists():
+        return False, []
+    return True, socket_limits.socket_opened(user_id, channel_name)
 
 
 class DirectDispatchMixin:
@@ -68,11 +72,36 @@ class DirectDispatchMixin:
 
 
 class UserSocketMixin:
-    """The groups of a signed-in user's socket, which end it with its
-    session (``accounts.sockets``)."""
+    """What every live socket shares: the message rate, and for a signed-in
+    user the cap on sockets and the groups that end a socket with its
+    session (``accounts.sockets``, ``games.socket_limits``)."""
 
     user_groups: tuple[str, ...] = ()
+    user_id: int | None = None
     opened_at: float = 0.0
+    message_rate: socket_limits.MessageRate | None = None
+
+    async def websocket_receive(self, message):
+        if self.message_rate is None:
+            self.message_rate = socket_limits.MessageRate()
+        verdict = self.message_rate.verdict()
+        if verdict == "pass":
+            await super().websocket_receive(message)
+        elif verdict == "warn":
+            await self.send_json(
+                {
+                    "type": "error",
+                    "id": None,
+                    "code": "rate_limited",
+                    "message": "too many messages: this one and any more "
+                    "until the rate falls are dropped",
+                }
+            )
+        elif verdict == "close":
+            await self.close(
+                code=socket_limits.CLOSE_TOO_MANY_MESSAGES,
+                reason="too many messages",
+            )
 
     async def join_user_group(self, user) -> bool:
         """Join the user's and the session's groups; False (and the socket
@@ -89,15 +118,35 @@ class UserSocketMixin:
         # Read where the session was read (the one thread of sync calls):
         # one small query per connection, and no connection left behind on
         # a pool thread that may not run again.
-        if user.is_active and await database_sync_to_async(_is_active)(user.pk):
-            return True
-        await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
-        return False
+        admitted, too_many = False, []
+        if user.is_active:
+            admitted, too_many = await database_sync_to_async(_admit)(
+                user.pk, self.channel_name
+            )
+        if not admitted:
+            await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
+            return False
+        self.user_id = user.pk
+        for channel in too_many:
+            await self.channel_layer.send(
+                channel,
+                {
+                    "type": "session.ended",
+                    "code": socket_limits.CLOSE_TOO_MANY_SOCKETS,
+                    "reason": "too many sockets",
+                },
+            )
+        return True
 
     async def leave_user_group(self):
         for group in self.user_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.user_groups = ()
+        if self.user_id is not None:
+            await database_sync_to_async(socket_limits.socket_closed)(
+                self.user_id, self.channel_name
+            )
+            self.user_id = None
 
     @property
     def session_key(self) -> str | None:

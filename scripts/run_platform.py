@@ -32,6 +32,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from config.embedded import EmbeddedServices  # noqa: E402
+from config.limits import uvicorn_limits  # noqa: E402
 
 STOP_TIMEOUT = 15  # seconds a process gets to exit before it is killed
 # A process that dies this many times within RESTART_WINDOW seconds is not
@@ -46,6 +47,7 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
         "web": [
             python, "-m", "uvicorn", "config.asgi:application",
             "--host", host, "--port", str(port), "--lifespan", "off",
+            *uvicorn_limits(),
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker",

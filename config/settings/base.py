@@ -14,7 +14,7 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
-from config import embedded
+from config import embedded, limits
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -265,8 +265,14 @@ PULKA_PRACTICE_BOT_SAMPLES = env.int("PULKA_PRACTICE_BOT_SAMPLES", default=12)
 PULKA_ANY_TURN_SECONDS = env.bool("PULKA_ANY_TURN_SECONDS", default=False)
 # Stakes from this many Domino Coin need a rating past its provisional games.
 PULKA_HIGH_STAKE = env.int("PULKA_HIGH_STAKE", default=500)
-# Largest WebSocket frame a client may send, in bytes.
-PULKA_MAX_FRAME_BYTES = 4096
+# Largest WebSocket frame a client may send, in bytes (the ASGI server's
+# limit too: uvicorn --ws-max-size).
+PULKA_MAX_FRAME_BYTES = limits.MAX_FRAME_BYTES
+# Messages a second one socket may send, with bursts of this many
+# (games.socket_limits); sockets one user may have open at once.
+PULKA_SOCKET_RATE = env.float("PULKA_SOCKET_RATE", default=10)
+PULKA_SOCKET_BURST = env.int("PULKA_SOCKET_BURST", default=30)
+PULKA_SOCKETS_PER_USER = env.int("PULKA_SOCKETS_PER_USER", default=8)
 
 # How often beat looks for tournaments to create, start or move on.
 PULKA_TOURNAMENT_TICK_SECONDS = env.float("PULKA_TOURNAMENT_TICK_SECONDS", default=5.0)

@@ -25,6 +25,7 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections
 
+from config.limits import uvicorn_limits
 from tests.processes import Process, database_url, free_port, wait_for_http
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -155,6 +156,7 @@ def server(process_env, log_dir, worker):
         sys.executable, "-m", "uvicorn", "config.asgi:application",
         "--host", "127.0.0.1", "--port", str(port),
         "--lifespan", "off", "--log-level", "warning",
+        *uvicorn_limits(),
     ]  # fmt: skip
     process = Process("uvicorn", cmd, process_env, log_dir)
     url = f"http://127.0.0.1:{port}"

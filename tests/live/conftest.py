@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from config.limits import uvicorn_limits
 from config.tasks import ping
 from tests.processes import Process, database_url, free_port, wait_for_http
 
@@ -90,6 +91,7 @@ def servers(live_env, log_dir):
                 sys.executable, "-m", "uvicorn", "config.asgi:application",
                 "--host", "127.0.0.1", "--port", str(port),
                 "--lifespan", "off", "--log-level", "warning",
+                *uvicorn_limits(),
             ]  # fmt: skip
             process = start(f"uvicorn-{number}", cmd, live_env, log_dir)
             started.append((process, f"http://127.0.0.1:{port}"))

@@ -1,0 +1,125 @@
+"""Limits on one client: a message rate per socket, a cap on sockets per
+user (games.socket_limits)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games import socket_limits
+from games.socket_limits import MessageRate, TokenBucket
+from tests.games.helpers import of_type, open_socket
+from tests.ranked.helpers import ranked_game, users_by_seat
+
+
+def test_a_bucket_gives_its_burst_then_its_rate():
+    bucket = TokenBucket(rate=10, burst=3)
+    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert not bucket.take(0.05)  # half a token
+    assert bucket.take(0.1)
+    assert bucket.take(10.0) and bucket.take(10.0) and bucket.take(10.0)
+    assert not bucket.take(10.0)  # saved up to the burst, no more
+
+
+@given(
+    st.floats(min_value=0.5, max_value=100),
+    st.integers(min_value=1, max_value=50),
+    st.lists(st.floats(min_value=0, max_value=5), max_size=200),
+)
+def test_a_bucket_never_passes_more_than_its_burst_and_rate(rate, burst, gaps):
+    bucket, now, passed = TokenBucket(rate=rate, burst=burst), 0.0, 0
+    for gap in gaps:
+        now += gap
+        passed += bucket.take(now)
+    assert passed <= burst + rate * now + 1e-6
+
+
+def test_a_flood_is_warned_once_then_dropped_then_closed():
+    rate = MessageRate(rate=1, burst=2)
+    verdicts = [rate.verdict(now=0.0) for _ in range(6)]
+    assert verdicts == ["pass", "pass", "warn", "drop", "close", "close"]
+    assert rate.verdict(now=5.0) == "pass"  # the rate fell: welcome back
+
+
+db = database_sync_to_async
+
+
+@db
+def a_game():
+    game = ranked_game("japanese")
+    return game, users_by_seat(game)
+
+
+async def closed_with(socket, timeout: float = 5):
+    while True:
+        message = await socket.comm.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            return message
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_that_floods_is_told_then_closed(settings):
+    settings.PULKA_SOCKET_RATE, settings.PULKA_SOCKET_BURST = 1, 5
+    game, (first, _) = await a_game()
+    socket = await open_socket(game.pk, first)
+    await socket.receive_until(of_type("sync"))
+    for _ in range(12):
+        await socket.send({"type": "ping"})
+    pongs, errors = 0, []
+    while True:
+        message = await socket.comm.receive_output(5)
+        if message["type"] == "websocket.close":
+            break
+        frame = json.loads(message["text"])
+        pongs += frame["type"] == "pong"
+        if frame["type"] == "error":
+            errors.append(frame["code"])
+    assert message["code"] == 4429
+    assert pongs == 5
+    assert errors == ["rate_limited"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_ninth_socket_closes_the_users_oldest(settings):
+    settings.PULKA_SOCKETS_PER_USER = 8
+    game, (first, _) = await a_game()
+    sockets = []
+    for _ in range(8):
+        socket = await open_socket(game.pk, first)
+        await socket.receive_until(of_type("sync"))
+        sockets.append(socket)
+    newest = await open_socket(game.pk, first)
+    assert newest.connected
+
+    close = await closed_with(sockets[0])
+    assert (close["code"], close["reason"]) == (4409, "too many sockets")
+    for socket in [*sockets[1:], newest]:
+        await socket.send({"type": "ping"})
+        assert (await socket.receive_until(of_type("pong")))["type"] == "pong"
+    for socket in [*sockets[1:], newest]:
+        await socket.close()
+
+
+@db
+def counted(user) -> int:
+    return socket_limits._redis().zcard(socket_limits._key(user.pk))
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_closed_socket_is_counted_no_more():
+    game, (first, _) = await a_game()
+    one = await open_socket(game.pk, first)
+    two = await open_socket(game.pk, first)
+    await two.receive_until(of_type("sync"))
+    assert await counted(first) == 2
+    await one.close()
+    assert await counted(first) == 1
+    await two.close()
+    assert await counted(first) == 0
