@@ -11,6 +11,11 @@ calls in one transaction of its own holds the locks of the earlier calls until
 it commits; it should make them in a consistent order too (for a table: the
 table row first, then the coin calls).
 
+Conflicts. A movement the database aborts for a serialization failure or a
+deadlock (SQLSTATE 40001, 40P01) is tried again, a bounded number of times
+(``RETRIES_ON_CONFLICT``); each try is one atomic block, so a failed try
+leaves nothing behind.
+
 Idempotency. Every movement carries a key, unique in the ledger. A service
 looks the key up once it holds its locks: a movement that already happened is
 returned as it is and nothing changes. A duplicate racing its twin (the twin
@@ -30,7 +35,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Sum
 
 from coins.errors import (
@@ -149,7 +154,7 @@ def transfer(
                 by=by,
             )
 
-    return _once_more_on_duplicate(move)
+    return _movement(move)
 
 
 # Grants from the mint
@@ -221,7 +226,7 @@ def daily_refill(*, user, today: date) -> Entry | None:
                 key=key,
             )
 
-    return _once_more_on_duplicate(refill)
+    return _movement(refill)
 
 
 def admin_adjust(
@@ -329,7 +334,7 @@ def escrow_payout(
                 for user_id, amount in paid.items()
             ]
 
-    return _once_more_on_duplicate(pay)
+    return _movement(pay)
 
 
 def escrow_refund(
@@ -392,7 +397,7 @@ def escrow_refund(
     # Under a burst of stakes the look-then-lock can miss a few times; back
     # off a little (with jitter, so racing refunds do not keep colliding).
     for attempt in range(20):
-        entries = _once_more_on_duplicate(refund)
+        entries = _movement(refund)
         if entries is not None:
             return entries
         time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
@@ -557,13 +562,31 @@ def _replayed(entry: Entry, expected: tuple[int, int, int, str]) -> Entry:
     return entry
 
 
-def _once_more_on_duplicate(operation: Callable[[], T]) -> T:
-    """Run ``operation``; if a concurrent twin inserted one of its keys first
-    (a unique violation), run it again, and it finds the twin's entries."""
-    try:
-        return operation()
-    except IntegrityError:
-        return operation()
+# A movement the database gave up on for a conflict with another
+# transaction (a serialization failure, a deadlock) is tried again, this
+# many times at most; its atomic block rolled back whole, so nothing of the
+# failed try is left.
+RETRIES_ON_CONFLICT = 3
+_CONFLICT_STATES = {"40001", "40P01"}
+
+
+def _movement(operation: Callable[[], T]) -> T:
+    """Run ``operation``, one atomic movement. If a concurrent twin inserted
+    one of its keys first (a unique violation), run it again: it finds the
+    twin's entries. If the database aborted it for a conflict, try again a
+    few times, after a short random pause."""
+    for attempt in range(RETRIES_ON_CONFLICT + 1):
+        try:
+            try:
+                return operation()
+            except IntegrityError:
+                return operation()
+        except OperationalError as error:
+            state = getattr(error.__cause__, "sqlstate", None)
+            if state not in _CONFLICT_STATES or attempt == RETRIES_ON_CONFLICT:
+                raise
+            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+    raise AssertionError("unreachable")
 
 
 def _wallets_of_ids(user_ids: Iterable[int]) -> dict[int, Account]:
