@@ -19,17 +19,7 @@ from coins import services
 from coins.errors import InsufficientCoins
 from coins.forms import AdjustForm
 from coins.models import Account, Entry
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from config.admin import ReadOnlyAdmin
 
 
 @admin.register(Account)

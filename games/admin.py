@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config.admin import ReadOnlyAdmin
 from games.errors import PlayError
 from games.models import Ban, DealRecord, Game, GameEvent, HandsRead, Seat, Table
 from games.services.annul import game_annul
@@ -55,17 +56,6 @@ class TableAdmin(admin.ModelAdmin):
     readonly_fields = ["invite_code", "created_at"]
     raw_id_fields = ["created_by"]
     inlines = [SeatInline]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 def may_see_live_hands(user) -> bool:

@@ -10,20 +10,10 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config.admin import ReadOnlyAdmin
 from games.errors import PlayError
 from matchmaking import services
 from matchmaking.models import Match, PoolEntry
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(PoolEntry)

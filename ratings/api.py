@@ -16,9 +16,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.reverse import reverse
 
-from accounts.selectors import display_name
+from accounts.serializers import PlayerSerializer
 from ratings import selectors
 from ratings.categories import CATEGORIES, CATEGORY_CHOICES
 
@@ -38,23 +37,6 @@ SEARCH = OpenApiParameter(
     OpenApiParameter.QUERY,
     description="Part of the username or the display name, in any case.",
 )
-
-
-class PlayerSerializer(serializers.Serializer):
-    username = serializers.CharField(source="get_username")
-    display_name = serializers.SerializerMethodField()
-    url = serializers.SerializerMethodField()
-
-    def get_display_name(self, user) -> str:
-        return display_name(user)
-
-    @extend_schema_field(OpenApiTypes.URI)
-    def get_url(self, user) -> str:
-        return reverse(
-            "api:player-detail",
-            args=[user.get_username()],
-            request=self.context.get("request"),
-        )
 
 
 class PlayerRatingSerializer(serializers.Serializer):

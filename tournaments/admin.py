@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from coins import services as coins
+from config.admin import ReadOnlyAdmin, ReadOnlyInline
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
@@ -45,32 +46,6 @@ SETTINGS_FIELDSETS = [
 SETTINGS_FIELDS = [
     name for fieldset in SETTINGS_FIELDSETS for name in fieldset[1]["fields"]
 ]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Schedule)

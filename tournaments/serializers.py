@@ -19,7 +19,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from accounts.selectors import display_name
+from accounts.serializers import PlayerSerializer
 from coins import services as coins
 from tournaments.models import (
     TOURNAMENT_CATEGORIES,
@@ -116,23 +116,6 @@ class TournamentFilterSerializer(serializers.Serializer):
         required=False,
         help_text="Only this game.",
     )
-
-
-class TournamentPlayerSerializer(serializers.Serializer):
-    username = serializers.CharField(source="get_username")
-    display_name = serializers.SerializerMethodField()
-    url = serializers.SerializerMethodField()
-
-    def get_display_name(self, user) -> str:
-        return display_name(user)
-
-    @extend_schema_field(OpenApiTypes.URI)
-    def get_url(self, user) -> str:
-        return reverse(
-            "api:player-detail",
-            args=[user.get_username()],
-            request=self.context.get("request"),
-        )
 
 
 class TournamentSerializer(serializers.Serializer):
@@ -270,7 +253,7 @@ _ANONYMOUS = object()
 
 class TournamentStandingSerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="Equal standings share a place.")
-    player = TournamentPlayerSerializer(source="entry.user")
+    player = PlayerSerializer(source="entry.user")
     status = EntryStatusField(
         source="entry.status",
         help_text="playing, eliminated (knockout), dropped (missed a round).",
@@ -334,12 +317,12 @@ class TournamentBoardSeatSerializer(serializers.Serializer):
     won = serializers.SerializerMethodField()
     absent = serializers.SerializerMethodField()
 
-    @extend_schema_field(TournamentPlayerSerializer(allow_null=True))
+    @extend_schema_field(PlayerSerializer(allow_null=True))
     def get_player(self, seat: BoardSeat) -> dict | None:
         """Null for a bot."""
         if seat.entry_id is None:
             return None
-        return TournamentPlayerSerializer(seat.entry.user, context=self.context).data
+        return PlayerSerializer(seat.entry.user, context=self.context).data
 
     def get_place(self, seat: BoardSeat) -> int | None:
         """Place at the table (1 = first; ties share); null until the board
@@ -428,7 +411,7 @@ class TournamentPairingsSerializer(serializers.Serializer):
 
 class TournamentResultSerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="Final place; ties share it.")
-    player = TournamentPlayerSerializer(source="user")
+    player = PlayerSerializer(source="user")
     status = EntryStatusField()
     prize = serializers.IntegerField(help_text=COIN_HELP)
 
@@ -466,7 +449,7 @@ class TournamentEntrySerializer(serializers.Serializer):
     """The signed-in player's entry after registering or withdrawing."""
 
     tournament = serializers.IntegerField(source="tournament_id")
-    player = TournamentPlayerSerializer(source="user")
+    player = PlayerSerializer(source="user")
     status = EntryStatusField(help_text="registered or withdrawn.")
     entry_fee = serializers.IntegerField(
         source="tournament.entry_fee",
