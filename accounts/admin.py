@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import Profile
-from games.errors import PlayError
+from config.errors import ApplicationError
 from games.services.bans import user_ban
 
 User = get_user_model()
@@ -64,7 +64,7 @@ class PlayerAdmin(UserAdmin):
         for user in users:
             try:
                 user_ban(user=user, by=request.user, reason=form.cleaned_data["reason"])
-            except PlayError as error:
+            except ApplicationError as error:
                 self.message_user(
                     request,
                     _("%(user)s was not banned: %(reason)s.")

@@ -39,11 +39,11 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Sum
 
 from coins.errors import (
-    CoinError,
     EscrowMismatch,
     InsufficientCoins,
     InvalidAmount,
     KeyReused,
+    LedgerRefusal,
 )
 from coins.models import Account, Entry
 
@@ -131,7 +131,7 @@ def transfer(
     _check_amount(amount)
     _check_key(key)
     if debit.pk == credit.pk:
-        raise CoinError("an entry moves coins between two different accounts")
+        raise LedgerRefusal("an entry moves coins between two different accounts")
     expected = (debit.pk, credit.pk, amount, reason)
     earlier = _entry_by_key(key)
     if earlier is not None:
@@ -401,7 +401,7 @@ def escrow_refund(
         if entries is not None:
             return entries
         time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
-    raise CoinError(f"stakes kept arriving at {ref} during its refund")
+    raise LedgerRefusal(f"stakes kept arriving at {ref} during its refund")
 
 
 def escrow_balance(ref: str, kind: str = Kind.TABLE_ESCROW) -> int:
@@ -492,7 +492,7 @@ def _lock(pks: Iterable[int]) -> dict[int, Account]:
         .order_by("pk")
     }
     if len(locked) != len(ordered):
-        raise CoinError("an account to move coins from or to does not exist")
+        raise LedgerRefusal("an account to move coins from or to does not exist")
     return locked
 
 
@@ -594,7 +594,7 @@ def _wallets_of_ids(user_ids: Iterable[int]) -> dict[int, Account]:
     users = get_user_model().objects.in_bulk(user_ids)
     missing = user_ids - set(users)
     if missing:
-        raise CoinError(f"no users {sorted(missing)}")
+        raise LedgerRefusal(f"no users {sorted(missing)}")
     return {user_id: wallet_of(user) for user_id, user in users.items()}
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from config.admin import ReadOnlyAdmin
-from games.errors import PlayError
+from config.errors import ApplicationError
 from games.models import Ban, DealRecord, Game, GameEvent, HandsRead, Seat, Table
 from games.services.annul import game_annul
 
@@ -154,7 +154,7 @@ class GameAdmin(SecretWhilePlaying, ReadOnlyAdmin):
         for game in games:
             try:
                 done = game_annul(game_id=game.pk, by=request.user)
-            except PlayError as error:
+            except ApplicationError as error:
                 self.message_user(
                     request,
                     _("Game %(game)s was not annulled: %(reason)s.")

@@ -31,8 +31,8 @@ from accounts.sockets import (
     still_signed_in,
     user_group,
 )
+from config.errors import ApplicationError
 from games import selectors, services, socket_limits
-from games.errors import PlayError
 from games.services import notify
 from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
 
@@ -305,7 +305,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             answer, sends = await database_sync_to_async(
                 _keeping_sends(service, self.signed_in_still), thread_sensitive=False
             )(**kwargs)
-        except PlayError as error:
+        except ApplicationError as error:
             await self.send_error(message_id, error.code, str(error))
             if error.code == SIGNED_OUT:
                 await self.close(code=CLOSE_ANONYMOUS, reason="signed out")
@@ -395,7 +395,9 @@ def _keeping_sends(service, signed_in_still):
 
     def call(**kwargs):
         if not signed_in_still():
-            raise PlayError("you have signed out: sign in again", code=SIGNED_OUT)
+            raise ApplicationError(
+                "you have signed out: sign in again", code=SIGNED_OUT
+            )
         with notify.sends_kept() as sends:
             answer = service(**kwargs)
         return answer, sends

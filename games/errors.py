@@ -1,30 +1,13 @@
-"""Errors of the live-play services, each with a stable code for clients."""
+"""Refusals of the live-play services (``config.errors`` is their base)."""
 
 from __future__ import annotations
 
-
-class PlayError(Exception):
-    """A request the services refuse; nothing was changed."""
-
-    code = "refused"
-
-    def __init__(self, message: str, code: str | None = None):
-        super().__init__(message)
-        if code:
-            self.code = code
+from config.errors import ApplicationError
 
 
-class NotFound(PlayError):
-    code = "not_found"
-
-
-class NotAllowed(PlayError):
-    code = "not_allowed"
-
-
-class StaleVersion(PlayError):
+class StaleVersion(ApplicationError):
     code = "stale_version"
 
 
-class NotPlaying(PlayError):
+class NotPlaying(ApplicationError):
     code = "not_playing"

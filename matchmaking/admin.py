@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from config.admin import ReadOnlyAdmin
-from games.errors import PlayError
+from config.errors import ApplicationError
 from matchmaking import services
 from matchmaking.models import Match, PoolEntry
 
@@ -33,7 +33,7 @@ class PoolEntryAdmin(ReadOnlyAdmin):
         for entry in queryset.select_related("user"):
             try:
                 services.pool_cancel(user=entry.user)
-            except PlayError:
+            except ApplicationError:
                 continue  # matched or gone meanwhile
             removed += 1
         self.message_user(

@@ -17,7 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.errors import PlayError
 from games.services.stakes import STAKE_CHOICES
 from matchmaking import selectors, services
 from ratings.categories import CATEGORY_CHOICES
@@ -78,12 +77,6 @@ class RefusalSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-def _refusal(error: PlayError) -> Response:
-    return Response(
-        {"code": error.code, "detail": str(error)}, status=status.HTTP_409_CONFLICT
-    )
-
-
 def _status(request: Request) -> dict:
     return StatusSerializer(
         selectors.pool_status(request.user, now=timezone.now())
@@ -123,15 +116,12 @@ class PoolJoinView(APIView):
     def post(self, request: Request) -> Response:
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.pool_join(
-                user=request.user,
-                category=data.validated_data["category"],
-                stake=data.validated_data["stake"],
-                now=timezone.now(),
-            )
-        except PlayError as error:
-            return _refusal(error)
+        services.pool_join(
+            user=request.user,
+            category=data.validated_data["category"],
+            stake=data.validated_data["stake"],
+            now=timezone.now(),
+        )
         return Response(_status(request), status=status.HTTP_201_CREATED)
 
 
@@ -144,10 +134,7 @@ class PoolCancelView(APIView):
         request=None, responses={200: StatusSerializer, 409: RefusalSerializer}
     )
     def post(self, request: Request) -> Response:
-        try:
-            services.pool_cancel(user=request.user)
-        except PlayError as error:
-            return _refusal(error)
+        services.pool_cancel(user=request.user)
         return Response(_status(request))
 
 

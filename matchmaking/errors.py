@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.errors import NotAllowed
+from config.errors import NotAllowed
 
 
 class AlreadyWaiting(NotAllowed):

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.errors import NotAllowed, PlayError
+from config.errors import ApplicationError, NotAllowed
 from games.models import Table
 from games.services import seat_take, table_create
 from games.services.stakes import STAKE_CHOICES, check_may_sit
@@ -49,7 +49,7 @@ _random = secrets.SystemRandom()
 def pool_join(*, user, category: str, stake: int, now: datetime | None = None):
     """Put ``user`` in the pool of ``category`` and ``stake`` (Domino Coin).
 
-    Refused (``PlayError``, nothing changes) for an unknown category or
+    Refused (``ApplicationError``, nothing changes) for an unknown category or
     stake, a player already in a pool (``AlreadyWaiting``), and anyone who
     could not take a seat at the ranked table the pool would give them
     (``NotAllowed``): seated at another live ranked table, fewer coins than
@@ -57,9 +57,9 @@ def pool_join(*, user, category: str, stake: int, now: datetime | None = None):
     """
     now = now or timezone.now()
     if category not in CATEGORIES:
-        raise PlayError(f"there is no category {category!r}", code="bad_options")
+        raise ApplicationError(f"there is no category {category!r}", code="bad_options")
     if type(stake) is not int or stake not in STAKE_CHOICES:
-        raise PlayError(f"the stake cannot be {stake!r}", code="bad_options")
+        raise ApplicationError(f"the stake cannot be {stake!r}", code="bad_options")
     with transaction.atomic():
         if PoolEntry.objects.filter(user=user).exists():
             raise AlreadyWaiting("you are already waiting for a game")
@@ -152,7 +152,7 @@ def _seat_group(category: str, stake: int, keys: list[int], now) -> Match | None
                 )
                 return None
             return _seat(entries, category, stake, now)
-    except PlayError as error:
+    except ApplicationError as error:
         # Something changed between the check and the seat (a wallet spent
         # by another request); everything is rolled back, the next tick
         # looks again.

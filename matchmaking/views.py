@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from coins import services as coins
-from games.errors import PlayError
+from config.errors import ApplicationError
 from matchmaking import grouping, selectors, services
 from matchmaking.forms import QuickPlayForm, stake_label
 from matchmaking.services import AWAY_SECONDS
@@ -47,7 +47,7 @@ def join(request: HttpRequest) -> HttpResponse:
                 stake=form.cleaned_data["stake"],
                 now=timezone.now(),
             )
-        except PlayError as error:
+        except ApplicationError as error:
             form.add_error(None, _refusal(error))
         else:
             return redirect("matchmaking:play")
@@ -59,7 +59,7 @@ def join(request: HttpRequest) -> HttpResponse:
 def cancel(request: HttpRequest) -> HttpResponse:
     try:
         services.pool_cancel(user=request.user)
-    except PlayError as error:
+    except ApplicationError as error:
         messages.error(request, _refusal(error))
     return redirect("matchmaking:play")
 
@@ -79,7 +79,7 @@ REFUSALS = {
 }
 
 
-def _refusal(error: PlayError) -> str:
+def _refusal(error: ApplicationError) -> str:
     known = REFUSALS.get(error.code)
     if known is not None:
         return str(known)

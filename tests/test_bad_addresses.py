@@ -47,3 +47,39 @@ def test_an_api_address_that_names_nothing_is_a_json_404(client, method, address
 
 def test_the_api_login_pages_still_answer(client):
     assert client.get("/api/v1/auth/login/").status_code == 200
+
+
+def test_every_api_refusal_is_code_and_detail(client, api_client):
+    from tests.factories import UserFactory
+
+    # Not signed in.
+    response = client.get("/api/v1/me/")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+    # No such object, from a view's own lookup.
+    response = client.get("/api/v1/games/999999/")
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")
+    # Bad input, with what is wrong with each field.
+    response = client.get("/api/v1/games/", {"category": "chess"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert list(response.json()["fields"]) == ["category"]
+    # A refusal of a service, with its own code.
+    api_client.force_authenticate(UserFactory())
+    response = api_client.post("/api/v1/pools/cancel/")
+    assert (response.status_code, response.json()["code"]) == (409, "not_waiting")
+    # A method the address does not take.
+    response = api_client.delete("/api/v1/me/")
+    assert (response.status_code, response.json()["code"]) == (
+        405,
+        "method_not_allowed",
+    )
+
+
+def test_the_schema_lists_the_refusals_of_every_operation(client):
+    schema = client.get("/api/v1/schema/", {"format": "json"}).json()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            codes = set(operation["responses"])
+            assert {"400", "401", "403", "404", "409", "429"} <= codes, (path, method)
+    assert "Error" in schema["components"]["schemas"]

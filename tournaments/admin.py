@@ -20,8 +20,8 @@ from django.utils.translation import ngettext
 
 from coins import services as coins
 from config.admin import ReadOnlyAdmin, ReadOnlyInline
+from config.errors import ApplicationError
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 
 SETTINGS_FIELDSETS = [
@@ -191,7 +191,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 outcome = services.tournament_start(
                     tournament_id=tournament.pk, now=now
                 )
-            except TournamentError as error:
+            except ApplicationError as error:
                 self.message_user(
                     request,
                     _("%(name)s did not start: %(reason)s.")
@@ -260,7 +260,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 services.tournament_cancel(
                     tournament_id=tournament.pk, reason=form.cleaned_data["reason"]
                 )
-            except TournamentError as error:
+            except ApplicationError as error:
                 self.message_user(
                     request,
                     _("%(name)s was not cancelled: %(reason)s.")

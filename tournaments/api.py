@@ -38,7 +38,6 @@ from coins import services as coins
 from coins.models import Account
 from games.models import Game
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 from tournaments.serializers import (
     TournamentDetailSerializer,
@@ -64,12 +63,6 @@ TIEBREAKS = {
     Format.ARENA: ["performance"],
 }
 
-# Refusals that are not a conflict with the tournament's state.
-REFUSAL_STATUS = {
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "inactive": status.HTTP_403_FORBIDDEN,
-}
-
 TAKING_PART = [s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN]
 LIVE = [Tournament.Status.SCHEDULED, Tournament.Status.RUNNING]
 
@@ -87,13 +80,6 @@ def pools_of(tournaments) -> dict[str, int]:
         Account.objects.filter(
             kind=Account.Kind.TOURNAMENT_POOL, ref__in=refs
         ).values_list("ref", "balance")
-    )
-
-
-def _refusal(error: TournamentError) -> Response:
-    return Response(
-        {"code": error.code, "detail": str(error)},
-        status=REFUSAL_STATUS.get(error.code, status.HTTP_409_CONFLICT),
     )
 
 
@@ -292,10 +278,7 @@ class TournamentRegisterView(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        try:
-            entry = services.tournament_register(tournament_id=pk, user=request.user)
-        except TournamentError as error:
-            return _refusal(error)
+        entry = services.tournament_register(tournament_id=pk, user=request.user)
         return _entry_response(request, entry, status.HTTP_201_CREATED)
 
 
@@ -316,10 +299,7 @@ class TournamentWithdrawView(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        try:
-            entry = services.tournament_withdraw(tournament_id=pk, user=request.user)
-        except TournamentError as error:
-            return _refusal(error)
+        entry = services.tournament_withdraw(tournament_id=pk, user=request.user)
         return _entry_response(request, entry, status.HTTP_200_OK)
 
 

@@ -220,7 +220,8 @@ REST_FRAMEWORK = {
         "anon": env("API_THROTTLE_ANON", default="60/minute"),
         "user": env("API_THROTTLE_USER", default="600/minute"),
     },
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.PulkaAutoSchema",
+    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -248,6 +249,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        # Axes logs every login at INFO; failures and lockouts are warnings.
+        "axes": {"level": "WARNING"},
     },
 }
 

@@ -24,6 +24,11 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"anon": "10000/minute", "user": "10000/minute"},
 }
 
+# Tests drive the sockets at machine speed; the socket limits' own tests
+# set the production rates they check.
+PULKA_SOCKET_RATE = 500
+PULKA_SOCKET_BURST = 200
+
 # A test run must not touch the keys, channels and queues of a server running
 # on the same Redis (a `make run` of this checkout, say).
 CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": "pulka-test"}}

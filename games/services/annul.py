@@ -22,7 +22,7 @@ from django.utils import timezone
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
-from games.errors import NotAllowed
+from config.errors import NotAllowed
 from games.models import Game
 from ratings import services as ratings
 

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import NotAllowed
+from config.errors import NotAllowed
 from games.models import Ban, Seat, Table
 
 from .tables import seat_leave

@@ -8,11 +8,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config.errors import ApplicationError, NotAllowed, NotFound
 from games import rows
 from games.bots import automatic_move
 from games.engine import EngineError
 from games.engine.actions import Resign, action_from_json
-from games.errors import NotAllowed, NotFound, NotPlaying, PlayError, StaleVersion
+from games.errors import NotPlaying, StaleVersion
 from games.models import Game, GameEvent, Seat
 from games.selectors import seats_of
 
@@ -70,11 +71,15 @@ def game_act(
         if seat.left:
             raise NotAllowed("you have left this game")
         if not isinstance(action, dict) or "seat" in action:
-            raise PlayError("an action is an object without 'seat'", code="bad_action")
+            raise ApplicationError(
+                "an action is an object without 'seat'", code="bad_action"
+            )
         try:
             engine_action = action_from_json({**action, "seat": seat.number})
             if isinstance(engine_action, Resign):
-                raise PlayError("resign with a resign message", code="bad_action")
+                raise ApplicationError(
+                    "resign with a resign message", code="bad_action"
+                )
             events: list = []
             state = step(
                 game,
@@ -85,7 +90,7 @@ def game_act(
                 now=now,
             )
         except EngineError as error:
-            raise PlayError(str(error), code=error.code) from error
+            raise ApplicationError(str(error), code=error.code) from error
         answer = {"version": game.version}
         rows.insert_receipt(game, seat.number, client_id, answer, now)
         commit_game(game, state, events, now, seats=seats)

@@ -15,7 +15,7 @@ from django.conf import settings
 
 from coins import services as coins
 from coins.errors import InsufficientCoins
-from games.errors import NotAllowed, PlayError
+from config.errors import ApplicationError, NotAllowed
 from games.models import Game, Seat, Table
 from games.settlement import (
     DEFAULT_POINTS_PER_COIN,
@@ -40,24 +40,26 @@ def check_ranked_options(
     points_per_coin: int = DEFAULT_POINTS_PER_COIN,
 ):
     if stake not in STAKE_CHOICES:
-        raise PlayError(f"the stake cannot be {stake}", code="bad_options")
+        raise ApplicationError(f"the stake cannot be {stake}", code="bad_options")
     if stake and not ranked:
-        raise PlayError("only ranked tables have stakes", code="bad_options")
+        raise ApplicationError("only ranked tables have stakes", code="bad_options")
     if ranked and category_of(profile, options) is None:
-        raise PlayError(
+        raise ApplicationError(
             "a ranked table plays a category's standard rules", code="bad_options"
         )
     if settlement not in Table.Settlement.values:
-        raise PlayError(f"there is no settlement {settlement!r}", code="bad_options")
+        raise ApplicationError(
+            f"there is no settlement {settlement!r}", code="bad_options"
+        )
     if type(points_per_coin) is not int or (
         points_per_coin not in POINTS_PER_COIN_CHOICES
     ):
-        raise PlayError(
+        raise ApplicationError(
             f"the rate cannot be one coin per {points_per_coin!r} points",
             code="bad_options",
         )
     if settlement == Table.Settlement.SCORE and not (ranked and stake):
-        raise PlayError(
+        raise ApplicationError(
             "only a ranked table with a stake is settled by score",
             code="bad_options",
         )

@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config.errors import ApplicationError, NotAllowed, NotFound
 from games.engine import BadRecord, make_rules, new_game
 from games.engine.shuffle import draw_first_dealer
-from games.errors import NotAllowed, NotFound, PlayError
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
 
@@ -43,11 +43,11 @@ def table_create(
     try:
         rules = make_rules(profile, options)
     except BadRecord as error:
-        raise PlayError(str(error), code="bad_options") from error
+        raise ApplicationError(str(error), code="bad_options") from error
     if type(turn_seconds) is not int or not 1 <= turn_seconds <= 600:
-        raise PlayError("the turn timer is a whole number of seconds")
+        raise ApplicationError("the turn timer is a whole number of seconds")
     if turn_seconds not in TURN_SECONDS_CHOICES and not settings.PULKA_ANY_TURN_SECONDS:
-        raise PlayError(f"the turn timer cannot be {turn_seconds} seconds")
+        raise ApplicationError(f"the turn timer cannot be {turn_seconds} seconds")
     stakes.check_ranked_options(
         profile=profile,
         options=dict(rules.options),
@@ -96,9 +96,9 @@ def table_create_seated(
     carries no stake. Call it inside the caller's transaction."""
     rules = make_rules(profile, options)
     if len(players) != rules.players:
-        raise PlayError(f"{profile} is played by {rules.players}")
+        raise ApplicationError(f"{profile} is played by {rules.players}")
     if type(turn_seconds) is not int or not 1 <= turn_seconds <= 600:
-        raise PlayError("the turn timer is a whole number of seconds")
+        raise ApplicationError("the turn timer is a whole number of seconds")
     with transaction.atomic():
         table = Table.objects.create(
             profile=profile,
@@ -170,7 +170,7 @@ def seat_take(
 def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> Seat:
     """Seat a bot; only a player seated at the table (or its creator) may."""
     if bot not in (Seat.Bot.PRACTICE, Seat.Bot.AUTOPILOT):
-        raise PlayError(f"there is no bot {bot!r}")
+        raise ApplicationError(f"there is no bot {bot!r}")
     with transaction.atomic():
         table = _open_table(table_id)
         if table.ranked:

@@ -1,6 +1,6 @@
 """The lobby: open tables, creating a table, seats, private invitations.
 
-Every change goes through ``games.services``; a refusal (``PlayError``)
+Every change goes through ``games.services``; a refusal (``ApplicationError``)
 becomes a message and changes nothing. The lobby page refreshes its table
 list from ``lobby_tables`` whenever the lobby WebSocket says it changed.
 """
@@ -22,8 +22,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import display_name
+from config.errors import ApplicationError
 from games import selectors, services
-from games.errors import PlayError
 from games.forms import PROFILE_LABELS, TableCreateForm
 from games.models import Seat, Table
 from games.views.seat_ratings import (
@@ -244,7 +244,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 settlement=data["settlement"],
                 points_per_coin=data["points_per_coin"],
             )
-        except PlayError as error:
+        except ApplicationError as error:
             if error.code in SEAT_REFUSALS:
                 messages.error(request, _refusal(error, stake=data["stake"]))
             else:
@@ -271,7 +271,7 @@ SEAT_REFUSALS = {
 }
 
 
-def _refusal(error: PlayError, *, stake: int | None = None) -> str:
+def _refusal(error: ApplicationError, *, stake: int | None = None) -> str:
     text = SEAT_REFUSALS.get(error.code)
     if text is not None:
         return str(text) % {"stake": stake, "games": PROVISIONAL_GAMES}
@@ -302,7 +302,7 @@ def seat_take(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             number=number,
             invite_code=request.POST.get("invite") or None,
         )
-    except PlayError as error:
+    except ApplicationError as error:
         messages.error(request, _refusal(error, stake=_stake_of(table_id)))
         return _back(request)
     return redirect("games:table", table_id=table_id)
@@ -313,7 +313,7 @@ def seat_take(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
 def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.seat_leave(table_id=table_id, user=request.user)
-    except PlayError as error:
+    except ApplicationError as error:
         messages.error(request, _refusal(error))
         return _back(request)
     messages.info(request, _("You left the table."))
@@ -330,7 +330,7 @@ def seat_add_bot(request: HttpRequest, table_id: int, number: int) -> HttpRespon
             number=number,
             bot=request.POST.get("bot", Seat.Bot.PRACTICE),
         )
-    except PlayError as error:
+    except ApplicationError as error:
         messages.error(request, _refusal(error, stake=_stake_of(table_id)))
         return _back(request)
     return redirect("games:table", table_id=table_id)
@@ -341,7 +341,7 @@ def seat_add_bot(request: HttpRequest, table_id: int, number: int) -> HttpRespon
 def seat_remove_bot(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     try:
         services.seat_remove_bot(table_id=table_id, user=request.user, number=number)
-    except PlayError as error:
+    except ApplicationError as error:
         messages.error(request, _refusal(error))
         return _back(request)
     return redirect("games:table", table_id=table_id)

@@ -8,11 +8,11 @@ import pytest
 
 from coins import services
 from coins.errors import (
-    CoinError,
     EscrowMismatch,
     InsufficientCoins,
     InvalidAmount,
     KeyReused,
+    LedgerRefusal,
 )
 from coins.models import Account, Entry
 from tests.factories import StaffUserFactory, UserFactory
@@ -140,7 +140,7 @@ def test_only_positive_whole_amounts_move(amount):
 def test_an_account_cannot_pay_itself():
     alice = services.wallet_of(UserFactory())
 
-    with pytest.raises(CoinError):
+    with pytest.raises(LedgerRefusal):
         services.transfer(
             debit=alice, credit=alice, amount=1, reason="transfer", key="t"
         )

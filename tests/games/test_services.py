@@ -8,9 +8,10 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
+from config.errors import ApplicationError, NotAllowed, NotFound
 from games import services
 from games.engine.cards import JOKERS
-from games.errors import NotAllowed, NotFound, NotPlaying, PlayError, StaleVersion
+from games.errors import NotPlaying, StaleVersion
 from games.fairness import digest
 from games.models import ActionReceipt, DealRecord, Game, GameEvent, Seat, Table
 from tests.factories import UserFactory
@@ -51,7 +52,7 @@ def act(game, user, action, *, version=None, client_id="c1"):
 
 def assert_refused(game, user, action, code, **kwargs):
     before = frozen(game)
-    with pytest.raises(PlayError) as refusal:
+    with pytest.raises(ApplicationError) as refusal:
         act(game, user, action, **kwargs)
     assert refusal.value.code == code
     assert frozen(game) == before
@@ -81,7 +82,7 @@ def event_versions(game):
     ],
 )
 def test_table_create_refuses_bad_options(user, profile, options, turn_seconds, code):
-    with pytest.raises(PlayError) as refusal:
+    with pytest.raises(ApplicationError) as refusal:
         services.table_create(
             user=user, profile=profile, options=options, turn_seconds=turn_seconds
         )
@@ -124,7 +125,7 @@ def test_seats_are_taken_moved_and_left(user):
     stranger = UserFactory()
     with pytest.raises(NotAllowed):
         services.seat_add_bot(table_id=table.pk, user=stranger, number=1)
-    with pytest.raises(PlayError):
+    with pytest.raises(ApplicationError):
         services.seat_add_bot(table_id=table.pk, user=user, number=1, bot="genius")
     services.seat_add_bot(table_id=table.pk, user=other, number=1)
     services.seat_remove_bot(table_id=table.pk, user=user, number=1)

@@ -16,8 +16,8 @@ import pytest
 from django.utils import timezone
 
 from coins import services as coins
+from config.errors import ApplicationError
 from games.demo import play_for_the_person
-from games.errors import PlayError
 from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
 from tournaments import services
@@ -58,7 +58,7 @@ def make_a_move(board: Board) -> bool:
         return False
     try:
         play_for_the_person(game, seat)
-    except PlayError:  # a timer moved first; look again
+    except ApplicationError:  # a timer moved first; look again
         return False
     return True
 

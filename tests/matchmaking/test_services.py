@@ -8,8 +8,8 @@ from django_celery_beat.schedulers import DatabaseScheduler
 
 from coins import services as coins
 from config.celery import app as celery_app
+from config.errors import ApplicationError
 from games import services as games
-from games.errors import PlayError
 from games.models import Game, Seat, Table
 from games.services import stakes
 from games.services.bans import user_ban
@@ -65,7 +65,7 @@ def test_the_database_refuses_one_player_in_two_pools():
     ("category", "stake"), [("chess", 0), ("japanese", 7), ("japanese", "10")]
 )
 def test_an_unknown_category_or_stake_is_refused(category, stake):
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.pool_join(user=player(), category=category, stake=stake, now=T0)
     assert refused.value.code == "bad_options"
     assert not PoolEntry.objects.exists()
@@ -88,7 +88,7 @@ def test_a_player_seated_at_a_live_ranked_table_cannot_join():
     game = ranked_game("japanese")
     seated = game.table.seats.first().user
 
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.pool_join(user=seated, category="joker", stake=0, now=T0)
 
     assert refused.value.code == "ranked_elsewhere"
@@ -101,7 +101,7 @@ def test_a_player_waiting_at_an_open_ranked_table_cannot_join():
         user=user, profile="japanese", options={"target": 21}, ranked=True
     )
 
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.pool_join(user=user, category="japanese", stake=0, now=T0)
     assert refused.value.code == "ranked_elsewhere"
 
@@ -125,7 +125,7 @@ def test_without_the_stake_s_coins_joining_is_refused():
     user = player()
     take_coins(user, 950)  # 50 left
 
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.pool_join(user=user, category="japanese", stake=100, now=T0)
     assert refused.value.code == "few_coins"
 
@@ -135,7 +135,7 @@ def test_without_the_stake_s_coins_joining_is_refused():
 def test_a_high_stake_needs_an_established_rating():
     newcomer, veteran = player(), established("japanese")
 
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.pool_join(user=newcomer, category="japanese", stake=500, now=T0)
     assert refused.value.code == "rating_needed"
 
@@ -220,7 +220,7 @@ def test_a_matched_player_is_seated_once_and_may_not_queue_again_while_playing()
     join_all([a, b])
     tick_at(1, [a, b])
 
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.pool_join(user=a, category="japanese", stake=0, now=at(2))
     assert refused.value.code == "ranked_elsewhere"
     services.pool_join(user=c, category="japanese", stake=0, now=at(2))

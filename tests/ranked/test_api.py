@@ -142,7 +142,8 @@ def test_filter_by_category(api_client):
     assert ids(api_client.get(GAMES, {"category": "joker"})) == []
     response = api_client.get(GAMES, {"category": "chess"})
     assert response.status_code == 400
-    assert "category" in response.json()
+    assert response.json()["code"] == "invalid"
+    assert "category" in response.json()["fields"]
 
 
 def test_filter_by_ranked(api_client):

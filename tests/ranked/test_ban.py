@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from config.asgi import application
-from games.errors import NotAllowed
+from config.errors import NotAllowed
 from games.models import Ban, Game, Seat
 from games.services.bans import user_ban
 from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory

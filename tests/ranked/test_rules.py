@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from coins import services as coins
+from config.errors import ApplicationError, NotAllowed
 from games import services
-from games.errors import NotAllowed, PlayError
 from games.models import Game, Seat, Table
 from games.services.stakes import STAKE_CHOICES
 from ratings.categories import CATEGORIES, preset
@@ -48,7 +48,7 @@ def test_a_ranked_table_plays_each_category_preset(category):
     ],
 )
 def test_a_ranked_table_refuses_other_rules(profile, options):
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.table_create(
             user=UserFactory(), profile=profile, options=options, ranked=True
         )
@@ -58,7 +58,7 @@ def test_a_ranked_table_refuses_other_rules(profile, options):
 
 
 def test_only_ranked_tables_have_stakes():
-    with pytest.raises(PlayError, match="only ranked tables have stakes"):
+    with pytest.raises(ApplicationError, match="only ranked tables have stakes"):
         services.table_create(
             user=UserFactory(), profile="japanese", options={"target": 21}, stake=10
         )
@@ -68,7 +68,7 @@ def test_only_ranked_tables_have_stakes():
 @pytest.mark.parametrize("stake", [-10, 5, 2000])
 def test_a_stake_is_one_of_the_levels(stake):
     assert stake not in STAKE_CHOICES
-    with pytest.raises(PlayError, match="the stake cannot be"):
+    with pytest.raises(ApplicationError, match="the stake cannot be"):
         services.table_create(
             user=UserFactory(),
             profile="japanese",

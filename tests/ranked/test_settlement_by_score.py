@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from coins import services as coins
 from coins.models import Entry
+from config.errors import ApplicationError
 from games import selectors, services
-from games.errors import PlayError
 from games.models import Game, Table
 from games.services import stakes
 from games.services.annul import game_annul
@@ -122,7 +122,7 @@ def test_settlement_by_score_is_refused_otherwise_and_nothing_opens(
     user = UserFactory()
     profile, options = preset("japanese")
 
-    with pytest.raises(PlayError, match=message) as refused:
+    with pytest.raises(ApplicationError, match=message) as refused:
         services.table_create(
             user=user,
             profile=profile,

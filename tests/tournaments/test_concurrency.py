@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 
 from coins import services as coins
+from config.errors import ApplicationError
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Board, Entry, Round
 
 from .support import make_tournament, players, register_all
@@ -83,7 +83,7 @@ def test_a_crowd_registering_for_the_last_places_fills_them_exactly():
         o
         for o in outcomes
         if isinstance(o, Exception)
-        and not (isinstance(o, TournamentError) and o.code == "full")
+        and not (isinstance(o, ApplicationError) and o.code == "full")
     ]
     assert unexpected == []
     registered = Entry.objects.filter(
@@ -112,6 +112,6 @@ def test_the_same_player_registering_twice_at_once_pays_once():
         ]
     )
 
-    refusals = [o for o in outcomes if isinstance(o, TournamentError)]
+    refusals = [o for o in outcomes if isinstance(o, ApplicationError)]
     assert len(refusals) == 3 and {r.code for r in refusals} == {"registered"}
     assert coins.wallet_of(alice).balance == 900

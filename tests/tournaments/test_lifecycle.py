@@ -15,12 +15,11 @@ import pytest
 from django.test import TestCase
 
 from coins import services as coins
+from config.errors import ApplicationError, NotAllowed
 from games import services as games
-from games.errors import NotAllowed
 from games.models import Game, GameEvent, Seat
 from ratings.models import Rating
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 from tournaments.standings import seat_of_user, standings
 
@@ -405,14 +404,14 @@ def test_cancelling_before_the_start_refunds_and_a_finished_one_cannot_be():
     assert wallets(users) == {user.pk: 1000 for user in users}
     assert start_now(tournament) is None
 
-    with pytest.raises(TournamentError):
+    with pytest.raises(ApplicationError):
         services.tournament_cancel(tournament_id=tournament.pk)
 
     other = make_tournament(rounds=1)
     register_all(other, players(2))
     start_now(other)
     play_to_the_end(other)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(ApplicationError) as caught:
         services.tournament_cancel(tournament_id=other.pk)
     assert caught.value.code == "over"
 

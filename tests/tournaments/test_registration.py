@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from coins import services as coins
+from config.errors import ApplicationError
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Entry
 
 from .support import make_tournament, players
@@ -26,7 +26,7 @@ def pool(tournament) -> int:
 
 
 def refused(code: str, call) -> None:
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(ApplicationError) as caught:
         call()
     assert caught.value.code == code, caught.value
 

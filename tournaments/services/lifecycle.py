@@ -8,11 +8,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from coins import services as coins
+from config.errors import ApplicationError
 from games import services as games
 from ratings import elo
 from ratings.models import Rating
 from tournaments import notify
-from tournaments.errors import TournamentError
 from tournaments.formats.prizes import split_prizes
 from tournaments.models import Board, Entry, Format, Round, Tournament
 from tournaments.standings import final_places
@@ -146,7 +146,7 @@ def tournament_cancel(*, tournament_id: int, reason: str = "", now=None) -> None
             Tournament.Status.FINISHED,
             Tournament.Status.CANCELLED,
         ):
-            raise TournamentError(
+            raise ApplicationError(
                 f"the tournament is already {tournament.get_status_display().lower()}",
                 code="over",
             )

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tournaments.errors import TournamentNotFound
+from config.errors import NotFound
 from tournaments.models import Tournament
 
 
@@ -9,4 +9,4 @@ def locked_tournament(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist as error:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}") from error
+        raise NotFound(f"there is no tournament {tournament_id}") from error

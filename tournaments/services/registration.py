@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from coins import services as coins
 from coins.errors import InsufficientCoins
+from config.errors import ApplicationError, Forbidden
 from tournaments import notify
-from tournaments.errors import TournamentError
 from tournaments.models import Entry, Tournament
 
 from .locking import locked_tournament
@@ -17,7 +17,7 @@ from .locking import locked_tournament
 
 def _check_open(tournament: Tournament, now) -> None:
     if tournament.status != Tournament.Status.SCHEDULED or tournament.starts_at <= now:
-        raise TournamentError("registration is closed", code="closed")
+        raise ApplicationError("registration is closed", code="closed")
 
 
 def tournament_register(*, tournament_id: int, user, now=None) -> Entry:
@@ -28,16 +28,16 @@ def tournament_register(*, tournament_id: int, user, now=None) -> Entry:
     """
     now = now or timezone.now()
     if not user.is_active:
-        raise TournamentError("this account may not play", code="inactive")
+        raise Forbidden("this account may not play", code="inactive")
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         _check_open(tournament, now)
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is not None and entry.status == Entry.Status.REGISTERED:
-            raise TournamentError("you are already registered", code="registered")
+            raise ApplicationError("you are already registered", code="registered")
         taken = tournament.entries.filter(status=Entry.Status.REGISTERED).count()
         if taken >= tournament.max_players:
-            raise TournamentError("the tournament is full", code="full")
+            raise ApplicationError("the tournament is full", code="full")
         if entry is None:
             entry = Entry.objects.create(tournament=tournament, user=user)
         else:
@@ -54,7 +54,7 @@ def tournament_register(*, tournament_id: int, user, now=None) -> Entry:
                 )
             except InsufficientCoins as error:
                 # Leaving the atomic block by this exception undoes the entry.
-                raise TournamentError(
+                raise ApplicationError(
                     f"the entry fee is {tournament.entry_fee} Domino Coin: "
                     "you have fewer",
                     code="few_coins",
@@ -73,7 +73,7 @@ def tournament_withdraw(*, tournament_id: int, user, now=None) -> Entry:
             tournament=tournament, user=user, status=Entry.Status.REGISTERED
         ).first()
         if entry is None:
-            raise TournamentError("you are not registered", code="not_registered")
+            raise ApplicationError("you are not registered", code="not_registered")
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
         if tournament.entry_fee:

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from config.errors import ApplicationError
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
 # Why a registration or a withdrawal was refused, in the player's language.
@@ -28,7 +28,7 @@ REFUSALS = {
 }
 
 
-def _refusal(error: TournamentError, tournament: Tournament) -> str:
+def _refusal(error: ApplicationError, tournament: Tournament) -> str:
     text = REFUSALS.get(error.code)
     if text is not None:
         return str(text) % {"fee": tournament.entry_fee}
@@ -70,7 +70,7 @@ def _entry_change(
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
         service(tournament_id=tournament.pk, user=request.user)
-    except TournamentError as error:
+    except ApplicationError as error:
         messages.error(request, _refusal(error, tournament))
     else:
         if tournament.entry_fee:
