@@ -26,5 +26,5 @@ urlpatterns = [
     # Sign-in pages for the browsable API.
     path("api/v1/auth/", include("rest_framework.urls")),
     # Last: whatever else is asked of the API is its JSON 404.
-    re_path(r"^api/(?P<path>.*)$", views.api_not_found),
+    re_path(r"^api/(?P<path>[\s\S]*)$", views.api_not_found),
 ]

@@ -7,6 +7,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 from kombu.exceptions import OperationalError as KombuOperationalError
@@ -70,6 +71,7 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=200 if healthy else 503)
 
 
+@csrf_exempt  # a refusal whatever was sent, the same for every method
 def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     """Any /api/ address that names nothing (an id that is not a number, a
     misspelt path): the API's JSON refusal, not the site's HTML 404 page."""

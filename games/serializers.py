@@ -40,12 +40,6 @@ class GameFilterSerializer(serializers.Serializer):
         choices=Game.Status.choices, required=False, help_text="Only these games."
     )
 
-    def validate(self, data):
-        start, end = data.get("date_from"), data.get("date_to")
-        if start and end and start > end:
-            raise serializers.ValidationError("date_from is after date_to")
-        return data
-
 
 class GameSeatSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="0-based seat number.")

@@ -12,12 +12,12 @@ from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.serializers import PlayerSerializer
+from config.pagination import Pagination
 from ratings import selectors
 from ratings.categories import CATEGORIES, CATEGORY_CHOICES
 
@@ -111,10 +111,8 @@ class PlayerDetailView(generics.GenericAPIView):
         return Response(self.get_serializer(user).data)
 
 
-class LeaderboardPagination(PageNumberPagination):
+class LeaderboardPagination(Pagination):
     page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 @extend_schema(parameters=[CATEGORY])

@@ -83,3 +83,9 @@ def test_the_schema_lists_the_refusals_of_every_operation(client):
             codes = set(operation["responses"])
             assert {"400", "401", "403", "404", "409", "429"} <= codes, (path, method)
     assert "Error" in schema["components"]["schemas"]
+
+
+def test_an_api_address_with_a_line_break_is_the_json_404_too(client):
+    response = client.get("/api/v1/games/a%0Ab/record/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"

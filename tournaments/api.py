@@ -28,7 +28,6 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +35,7 @@ from rest_framework.views import APIView
 
 from coins import services as coins
 from coins.models import Account
+from config.pagination import Pagination
 from games.models import Game
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
@@ -83,10 +83,8 @@ def pools_of(tournaments) -> dict[str, int]:
     )
 
 
-class TournamentPagination(PageNumberPagination):
+class TournamentPagination(Pagination):
     page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 @extend_schema(parameters=[TournamentFilterSerializer])
