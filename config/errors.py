@@ -40,3 +40,15 @@ class NotAllowed(ApplicationError):
     """Not allowed now, in the state things are in."""
 
     code = "not_allowed"
+
+
+def refusal_message(error: ApplicationError, sentences, **values) -> str:
+    """What a page says of a refusal: the sentence ``sentences`` has for its
+    code (a mapping of codes to translatable texts with ``%(name)s`` places
+    for ``values``), or a general one with the error's own message."""
+    from django.utils.translation import gettext
+
+    text = sentences.get(error.code)
+    if text is not None:
+        return str(text) % values
+    return gettext("That did not work: %(reason)s.") % {"reason": error}

@@ -14,13 +14,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from coins import services as coins
-from config.errors import ApplicationError
+from config.errors import ApplicationError, refusal_message
 from matchmaking import grouping, selectors, services
 from matchmaking.forms import QuickPlayForm, stake_label
 from matchmaking.services import AWAY_SECONDS
@@ -48,7 +47,7 @@ def join(request: HttpRequest) -> HttpResponse:
                 now=timezone.now(),
             )
         except ApplicationError as error:
-            form.add_error(None, _refusal(error))
+            form.add_error(None, refusal_message(error, REFUSALS))
         else:
             return redirect("matchmaking:play")
     return _render(request, form, status=400)
@@ -60,7 +59,7 @@ def cancel(request: HttpRequest) -> HttpResponse:
     try:
         services.pool_cancel(user=request.user)
     except ApplicationError as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_message(error, REFUSALS))
     return redirect("matchmaking:play")
 
 
@@ -77,13 +76,6 @@ REFUSALS = {
         "this kind first."
     ),
 }
-
-
-def _refusal(error: ApplicationError) -> str:
-    known = REFUSALS.get(error.code)
-    if known is not None:
-        return str(known)
-    return _("That did not work: %(reason)s.") % {"reason": error}
 
 
 def _render(request: HttpRequest, form: QuickPlayForm, status: int = 200):

@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import display_name
-from config.errors import ApplicationError
+from config.errors import ApplicationError, refusal_message
 from games import selectors, services
 from games.forms import PROFILE_LABELS, TableCreateForm
 from games.models import Seat, Table
@@ -246,9 +246,15 @@ def table_create(request: HttpRequest) -> HttpResponse:
             )
         except ApplicationError as error:
             if error.code in SEAT_REFUSALS:
-                messages.error(request, _refusal(error, stake=data["stake"]))
+                messages.error(
+                    request,
+                    _seat_refusal(error, data["stake"]),
+                )
             else:
-                form.add_error(None, _refusal(error))
+                form.add_error(
+                    None,
+                    _seat_refusal(error),
+                )
         else:
             return redirect("games:table", table_id=table.pk)
     return _render_lobby(request, form)
@@ -271,11 +277,8 @@ SEAT_REFUSALS = {
 }
 
 
-def _refusal(error: ApplicationError, *, stake: int | None = None) -> str:
-    text = SEAT_REFUSALS.get(error.code)
-    if text is not None:
-        return str(text) % {"stake": stake, "games": PROVISIONAL_GAMES}
-    return _("That did not work: %(reason)s.") % {"reason": error}
+def _seat_refusal(error: ApplicationError, stake: int | None = None) -> str:
+    return refusal_message(error, SEAT_REFUSALS, stake=stake, games=PROVISIONAL_GAMES)
 
 
 def _stake_of(table_id: int) -> int | None:
@@ -303,7 +306,10 @@ def seat_take(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             invite_code=request.POST.get("invite") or None,
         )
     except ApplicationError as error:
-        messages.error(request, _refusal(error, stake=_stake_of(table_id)))
+        messages.error(
+            request,
+            _seat_refusal(error, _stake_of(table_id)),
+        )
         return _back(request)
     return redirect("games:table", table_id=table_id)
 
@@ -314,7 +320,10 @@ def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.seat_leave(table_id=table_id, user=request.user)
     except ApplicationError as error:
-        messages.error(request, _refusal(error))
+        messages.error(
+            request,
+            _seat_refusal(error),
+        )
         return _back(request)
     messages.info(request, _("You left the table."))
     return redirect("games:lobby")
@@ -331,7 +340,10 @@ def seat_add_bot(request: HttpRequest, table_id: int, number: int) -> HttpRespon
             bot=request.POST.get("bot", Seat.Bot.PRACTICE),
         )
     except ApplicationError as error:
-        messages.error(request, _refusal(error, stake=_stake_of(table_id)))
+        messages.error(
+            request,
+            _seat_refusal(error, _stake_of(table_id)),
+        )
         return _back(request)
     return redirect("games:table", table_id=table_id)
 
@@ -342,7 +354,10 @@ def seat_remove_bot(request: HttpRequest, table_id: int, number: int) -> HttpRes
     try:
         services.seat_remove_bot(table_id=table_id, user=request.user, number=number)
     except ApplicationError as error:
-        messages.error(request, _refusal(error))
+        messages.error(
+            request,
+            _seat_refusal(error),
+        )
         return _back(request)
     return redirect("games:table", table_id=table_id)
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from config.errors import ApplicationError
+from config.errors import ApplicationError, refusal_message
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -26,13 +26,6 @@ REFUSALS = {
     ),
     "inactive": gettext_lazy("This account may not play."),
 }
-
-
-def _refusal(error: ApplicationError, tournament: Tournament) -> str:
-    text = REFUSALS.get(error.code)
-    if text is not None:
-        return str(text) % {"fee": tournament.entry_fee}
-    return _("That did not work: %(reason)s.") % {"reason": error}
 
 
 @login_required
@@ -71,7 +64,9 @@ def _entry_change(
     try:
         service(tournament_id=tournament.pk, user=request.user)
     except ApplicationError as error:
-        messages.error(request, _refusal(error, tournament))
+        messages.error(
+            request, refusal_message(error, REFUSALS, fee=tournament.entry_fee)
+        )
     else:
         if tournament.entry_fee:
             messages.success(request, paid % {"fee": tournament.entry_fee})
