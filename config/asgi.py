@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.socket_limits import FloodGate  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E402
 
@@ -24,8 +25,10 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
-                URLRouter(websocket_urlpatterns + quickplay + tournaments)
+            FloodGate(
+                AuthMiddlewareStack(
+                    URLRouter(websocket_urlpatterns + quickplay + tournaments)
+                )
             )
         ),
     }

@@ -98,6 +98,7 @@ class UserSocketMixin:
                 }
             )
         elif verdict == "close":
+            await socket_limits.pause_session(self.session_key)
             await self.close(
                 code=socket_limits.CLOSE_TOO_MANY_MESSAGES,
                 reason="too many messages",

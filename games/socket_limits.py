@@ -7,6 +7,11 @@
   empty is closed with ``CLOSE_TOO_MANY_MESSAGES``. A dropped message costs
   no parsing, no database and no broadcast, so a flood cannot pile work up
   behind itself.
+* **A pause after a flood**: a session whose socket was closed for too
+  many messages may not open another for ``PULKA_SOCKET_FLOOD_PAUSE``
+  seconds. ``FloodGate`` refuses it at the handshake, from the session
+  cookie and one Redis read (then from memory), before the session or the
+  user is looked up, so reconnecting in a loop costs the server little.
 * **Sockets per user**: at most ``PULKA_SOCKETS_PER_USER`` open at once; a
   new one closes the user's oldest with ``CLOSE_TOO_MANY_SOCKETS``. The
   sockets are kept in a Redis sorted set per user (scored by when each
@@ -20,10 +25,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache as once
 
 import redis
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 
 CLOSE_TOO_MANY_MESSAGES = 4429
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -75,7 +82,7 @@ class MessageRate:
         return "drop"
 
 
-@cache
+@once
 def _redis() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL)
 
@@ -102,3 +109,70 @@ def socket_opened(user_id: int, channel_name: str) -> list[str]:
 
 def socket_closed(user_id: int, channel_name: str) -> None:
     _redis().zrem(_key(user_id), channel_name)
+
+
+def _pause_key(session_key: str) -> str:
+    return f"flood-pause:{session_key}"
+
+
+# Sessions this process knows to be paused, to the monotonic time the pause
+# ends: a client reconnecting in a loop is then refused without any I/O.
+_paused_here: dict[str, float] = {}
+
+
+def _remember_pause(session_key: str) -> None:
+    now = time.monotonic()
+    if len(_paused_here) > 10_000:
+        for key in [k for k, end in _paused_here.items() if end <= now]:
+            del _paused_here[key]
+    _paused_here[session_key] = now + settings.PULKA_SOCKET_FLOOD_PAUSE
+
+
+async def pause_session(session_key: str | None) -> None:
+    """The session flooded: no new socket for a while, on any server."""
+    if session_key:
+        _remember_pause(session_key)
+        await _cache_set(
+            _pause_key(session_key), True, settings.PULKA_SOCKET_FLOOD_PAUSE
+        )
+
+
+async def is_paused(session_key: str) -> bool:
+    if _paused_here.get(session_key, 0) > time.monotonic():
+        return True
+    if await _cache_get(_pause_key(session_key)):
+        _remember_pause(session_key)
+        return True
+    return False
+
+
+# Off the shared thread: a Redis call is thread-safe and quick.
+_cache_get = sync_to_async(cache.get, thread_sensitive=False)
+_cache_set = sync_to_async(cache.set, thread_sensitive=False)
+
+
+def _session_key_of(scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                key, _, cookie = part.strip().partition("=")
+                if key == settings.SESSION_COOKIE_NAME:
+                    return cookie
+    return None
+
+
+class FloodGate:
+    """ASGI middleware in front of the sockets' authentication: a session
+    paused for flooding is refused at the handshake (close 4429)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            session_key = _session_key_of(scope)
+            if session_key and await is_paused(session_key):
+                await receive()  # the client's websocket.connect
+                await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_MESSAGES})
+                return None
+        return await self.app(scope, receive, send)

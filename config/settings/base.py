@@ -276,6 +276,8 @@ PULKA_MAX_FRAME_BYTES = limits.MAX_FRAME_BYTES
 PULKA_SOCKET_RATE = env.float("PULKA_SOCKET_RATE", default=10)
 PULKA_SOCKET_BURST = env.int("PULKA_SOCKET_BURST", default=30)
 PULKA_SOCKETS_PER_USER = env.int("PULKA_SOCKETS_PER_USER", default=8)
+# Seconds a session closed for flooding may open no socket.
+PULKA_SOCKET_FLOOD_PAUSE = env.int("PULKA_SOCKET_FLOOD_PAUSE", default=30)
 
 # How often beat looks for tournaments to create, start or move on.
 PULKA_TOURNAMENT_TICK_SECONDS = env.float("PULKA_TOURNAMENT_TICK_SECONDS", default=5.0)

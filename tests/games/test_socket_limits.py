@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from games import socket_limits
 from games.socket_limits import MessageRate, TokenBucket
-from tests.games.helpers import of_type, open_socket
+from tests.games.helpers import of_type, open_socket, session_cookie
 from tests.ranked.helpers import ranked_game, users_by_seat
 
 
@@ -123,3 +123,37 @@ async def test_a_closed_socket_is_counted_no_more():
     assert await counted(first) == 1
     await two.close()
     assert await counted(first) == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_session_closed_for_flooding_is_refused_at_the_handshake(settings):
+    settings.PULKA_SOCKET_RATE, settings.PULKA_SOCKET_BURST = 1, 3
+    game, (first, _) = await a_game()
+    cookie = await db(session_cookie)(first)
+    socket = await open_socket_with(game.pk, cookie)
+    for _ in range(10):
+        await socket.send({"type": "ping"})
+    assert (await closed_with(socket))["code"] == 4429
+
+    again = await open_socket_with(game.pk, cookie)
+    assert not again.connected
+    assert again.close_code == 4429
+    # Another session of the same player is not paused.
+    other = await open_socket(game.pk, first)
+    assert other.connected
+    await other.close()
+
+
+async def open_socket_with(game_id: int, cookie: bytes):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.games.helpers import Socket
+
+    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    socket = Socket(
+        WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    )
+    socket.connected, socket.close_code = await socket.comm.connect(timeout=5)
+    return socket

@@ -63,4 +63,6 @@ def test_a_flood_is_closed_and_another_table_is_still_answered(servers, people):
 
     code, errors = asyncio.run(flood_and_ping())
     assert code == 4429
-    assert errors == ["rate_limited"]
+    # Told at the start of each run of dropped messages (the bucket refills
+    # a little between runs), and of nothing else.
+    assert errors and set(errors) == {"rate_limited"}
