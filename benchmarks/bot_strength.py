@@ -27,8 +27,9 @@ of ``MonteCarloBot`` against itself per profile and measures its mean time
 per decision that has a choice (``--jobs`` such games at once, under the
 load of the match-ups); that, plus the 2.5 ms a budgeted bot leaves unused,
 is the ISMCTS bot's budget per move (and OpenSpiel's bot's, in the OpenSpiel
-match-ups). The measured mean thinking times of both sides are printed with
-the results.
+match-ups). Against the Monte Carlo bots the budget then follows their mean
+time per decision in the game being played. The measured mean thinking
+times of both sides are printed with the results.
 
 Shares come with a 95% Wilson interval, score differences with a 95% normal
 margin (1.96 standard errors).
@@ -126,6 +127,22 @@ def play_one(task: tuple) -> dict:
 
             bot = TimedISMCTSBot(joker_game(rules, "deal"), budget, bot_seed)
         bots.append(Timed(bot))
+    if opponent == "mc":
+        # Equal thinking time as the game goes: before each move the ISMCTS
+        # bot's budget is the Monte Carlo bots' mean time per decision so
+        # far in this game (the calibrated one until they have thought).
+        ours_bot = bots[ours[0]]
+        others = [bots[s] for s in range(players) if s not in ours]
+        choose = ours_bot.choose
+
+        def keep_level(state, deal_actions):
+            moves = sum(b.moves for b in others)
+            if moves:
+                mean = sum(b.seconds for b in others) / moves
+                ours_bot.bot.budget = mean + KEPT_BACK
+            return choose(state, deal_actions)
+
+        ours_bot.choose = keep_level
     game = play_game(rules, bots, random.Random(seed * 1_000_003 + index), first_dealer)
     totals, places = game.state.totals, game.state.places
     theirs = [s for s in range(players) if s not in ours]

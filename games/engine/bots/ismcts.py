@@ -16,16 +16,19 @@ face-down card.
   bot's own tricks counted. A bid is then chosen among the allowed bids near
   that estimate by its mean deal score over the same kind of playouts.
 * **Cards** are chosen by single-observer ISMCTS (Cowling, Powley and
-  Whitehouse, 2012): each iteration samples one deal consistent with the
-  bot's information, walks down a tree of actions shared by all sampled
-  deals, choosing among the actions legal in that deal by UCB with
-  availability counts, adds one node and plays the deal to its end with the
-  autopilot policy. Every node keeps the mean result for the seat that made
-  its action, so opponents play for themselves in the tree.
+  Whitehouse, 2012): each sampled deal, consistent with the bot's
+  information, is tried with every one of the bot's legal moves (so that
+  they compete on the same deals); below each move an iteration walks down
+  a tree of actions shared by all sampled deals, choosing among the actions
+  legal in that deal by UCB with availability counts, adds one node and
+  plays the deal to its end with the autopilot policy. Every node keeps the
+  mean result for the seat that made its action, so opponents play for
+  themselves in the tree. The move with the best mean result is played.
 
 The search stops when the next iteration could overrun the budget: the bot
-measures its slowest iteration so far and keeps that much in hand. The time
-each move took is in ``thinking`` (seconds, one entry per ``choose``).
+measures its slowest iteration so far and keeps twice that, plus 2 ms, in
+hand. The time each move took is in ``thinking`` (seconds, one entry per
+``choose``) and the deals it sampled for it in ``iterations``.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from ..actions import Action, Bid, NameTrump
 from ..cards import TRUMP_CHOICES
 from ..game import legal_actions
 from ..state import BID, PLAY, TRUMP, State
-from .autopilot import choose_bid, choose_trump
+from .autopilot import autopilot_action, choose_bid, choose_trump
 from .montecarlo import Knowledge, MonteCarloBot, _all_bids, _bids_after
 from .rollout import DealSim
 
@@ -49,10 +52,8 @@ DEFAULT_LEVEL = "normal"
 EXPLORATION = 0.5
 # Share of the other seats' mean deal score a seat's result subtracts.
 OPPONENT_WEIGHT = 1 / 3
-# Sampled deals an ISMCTS search keeps and cycles through.
-POOL = 48
 # Bids tried either side of the estimated tricks.
-BID_WINDOW = 1
+BID_WINDOW = 2
 
 
 class IsmctsBot:
@@ -133,12 +134,12 @@ class IsmctsBot:
         return NameTrump(seat, best)
 
     def _bid(self, state, actions, knowledge: Knowledge, clock: _Clock) -> Action:
-        """The estimate first (half the budget), then the bids near it."""
+        """The estimate first (a quarter of the budget), then the bids near it."""
         seat = state.turn
         allowed = [action.bid for action in actions]
         own = choose_bid(state.hands[seat], state.trump, state.cards_each, allowed)
         took, runs = 0, 0
-        half = _Clock(clock.start, clock.budget / 2, clock.cap)
+        half = _Clock(clock.start, clock.budget / 4, clock.cap)
         while half.more():
             deal = knowledge.sample(self.rng)
             sim = DealSim.from_state(deal, bids=_bids_after(deal, seat, own))
@@ -171,55 +172,56 @@ class IsmctsBot:
     # -- card play: ISMCTS --------------------------------------------------
 
     def _card(self, state, actions, knowledge: Knowledge, clock: _Clock) -> Action:
-        root = _Node(None, None)
+        """ISMCTS, with every root action tried on each sampled deal: the
+        bot's own choices then compete on the same deals (as in
+        ``MonteCarloBot``), and the tree below each of them is searched."""
+        seat = state.turn
+        root = {action: _Node(action, seat) for action in actions}
         rng = self.rng
         results = _Scorers(state)
-        # Sampled deals are reused in turn once there are ``POOL`` of them:
-        # sampling is the dearest step of an iteration, and the actions then
-        # compete on the same deals.
-        pool: list[DealSim] = []
         clock.restart()
         while clock.more():
-            if len(pool) < POOL:
-                pool.append(DealSim.from_state(knowledge.sample(rng)))
-            sim = pool[clock.iterations % len(pool)].copy()
-            node = root
-            path = [root]
-            # Selection: down the tree while every legal action has a node.
-            while not sim.finished:
-                legal = sim.legal()
-                untried = [a for a in legal if a not in node.children]
-                if untried:
-                    # The autopilot's move first, so that a new node starts
-                    # from sensible play rather than a random card.
-                    action = sim.autopilot_move()
-                    if action in node.children:
-                        action = rng.choice(untried)
-                    child = _Node(action, sim.turn)
-                    node.children[action] = child
-                    sim.play(action)
-                    path.append(child)
-                    break
-                node = _select(node, legal)
-                sim.play(node.action)
-                path.append(node)
-                for action in legal:
-                    node_of = path[-2].children[action]
-                    node_of.available += 1
-            # Simulation: the autopilot policy to the end of the deal.
-            sim.play_out()
-            outcome = results(sim)
-            for node in path[1:]:
-                node.visits += 1
-                node.total += outcome[node.seat]
+            deal = DealSim.from_state(knowledge.sample(rng))
+            for child in root.values():
+                sim = deal.copy()
+                sim.play(child.action)
+                _iterate(sim, child, rng, results)
             clock.tick()
-        if not root.children:
-            return actions[0]
-        # The best mean result among the well-tried actions.
-        most = max(child.visits for child in root.children.values())
-        tried = [c for c in root.children.values() if c.visits * 4 >= most]
-        best = max(tried, key=lambda child: child.total / child.visits)
+        if not clock.iterations:
+            return autopilot_action(state)
+        best = max(root.values(), key=lambda child: child.total / child.visits)
         return best.action
+
+
+def _iterate(sim: DealSim, node: _Node, rng: random.Random, results) -> None:
+    """One ISMCTS iteration below ``node``, whose action ``sim`` has played:
+    select down the tree by UCB among the actions legal in this deal, add
+    one node, play out with the autopilot policy and back the result up."""
+    path = [node]
+    while not sim.finished:
+        legal = sim.legal()
+        untried = [a for a in legal if a not in node.children]
+        if untried:
+            # The autopilot's move first, so that a new node starts from
+            # sensible play rather than a random card.
+            action = sim.autopilot_move()
+            if action in node.children:
+                action = rng.choice(untried)
+            child = _Node(action, sim.turn)
+            node.children[action] = child
+            sim.play(action)
+            path.append(child)
+            break
+        for action in legal:
+            node.children[action].available += 1
+        node = _select(node, legal)
+        sim.play(node.action)
+        path.append(node)
+    sim.play_out()
+    outcome = results(sim)
+    for node in path:
+        node.visits += 1
+        node.total += outcome[node.seat]
 
 
 class _Node:
