@@ -1,26 +1,38 @@
-"""Playing strength of the Monte Carlo bot against the autopilot.
+"""Playing strength of the practice bot (``IsmctsBot``), from seeded whole games.
 
 Run from the repository root::
 
     python benchmarks/bot_strength.py [--games N] [--seed S] [--samples K]
-                                      [--jobs J]
+                                      [--jobs J] [--only NAME ...]
 
-Whole seeded games, one ``MonteCarloBot`` against autopilots:
+Match-ups (``--only`` picks some by name):
 
-* ``georgian-club`` classic (24 deals): the bot in one seat, three
-  autopilots in the others; the bot's seat and the first dealer rotate from
-  game to game. ``--games`` games (default 120).
-* ``georgian-club`` nines (16 nine-card deals): the same, ``--games // 2``
-  games.
-* ``japanese`` (target 21): the bot against one autopilot, seats and the
-  first declarer alternating. ``--games // 2`` games.
+* ``classic-vs-mc``: ``georgian-club`` classic (24 deals), the ISMCTS bot in
+  one seat against three of today's ``MonteCarloBot`` (``--samples`` deals
+  per decision, 12 by default as on the live site); the bot's seat and the
+  first dealer rotate. ``--games`` games. Reported: the bot's share of first
+  places (fair: 25%) and its mean final total less the others' mean.
+* ``japanese-vs-mc``: Japanese Joker (target 21), one match per game, seats
+  and the first declarer alternating: the bot's share of matches won (fair:
+  50%). ``--games`` games.
+* ``classic-vs-openspiel`` and ``japanese-vs-openspiel``: the ISMCTS bot
+  against OpenSpiel's own ``ISMCTSBot`` (random rollouts, UCT) playing our
+  rules through ``benchmarks/openspiel_joker.py``; at the 4-player table two
+  seats each, the bots changing seats from one game to the next (both ways
+  round). Reported: the share of games whose winner is ours, and our mean
+  total less theirs. ``--games // 2`` games each; needs ``open_spiel``.
 
-For each it prints the bot's mean final total against the autopilots' mean,
-and the bot's share of first places (shared first places count) against
-what a peer of the autopilots gets: 25% at a 4-player table, 50% in
-Japanese Joker, with a 95% margin for the bot's share. The games run in
-``--jobs`` processes (default 2). The defaults take about five minutes on
-two cores.
+Equal thinking time: before the games the script plays one calibration game
+of ``MonteCarloBot`` against itself per profile and measures its mean time
+per decision that has a choice (``--jobs`` such games at once, under the
+load of the match-ups); that, plus the 2.5 ms a budgeted bot leaves unused,
+is the ISMCTS bot's budget per move (and OpenSpiel's bot's, in the OpenSpiel
+match-ups). Against the Monte Carlo bots the budget then follows their mean
+time per decision in the game being played. The measured mean thinking
+times of both sides are printed with the results.
+
+Shares come with a 95% Wilson interval, score differences with a 95% normal
+margin (1.96 standard errors).
 """
 
 from __future__ import annotations
@@ -30,129 +42,217 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import make_rules  # noqa: E402
-from games.engine.bots import MonteCarloBot, play_game  # noqa: E402
-from games.engine.bots.montecarlo import DEFAULT_SAMPLES  # noqa: E402
+from games.engine import legal_actions, make_rules  # noqa: E402
+from games.engine.bots import IsmctsBot, MonteCarloBot, play_game  # noqa: E402
 
-# (label, profile, options, share of --games)
-TABLES = (
-    ("georgian-club classic", "georgian-club", {}, 1.0),
-    ("georgian-club nines", "georgian-club", {"schedule": "nines"}, 0.5),
-    ("japanese (target 21)", "japanese", {"target": 21}, 0.5),
-)
+LIVE_SAMPLES = 12  # settings.PULKA_PRACTICE_BOT_SAMPLES
+KEPT_BACK = 0.0025  # seconds of its budget a bot leaves unused, about
+CLASSIC = ("georgian-club", {})
+JAPANESE = ("japanese", {"target": 21})
+
+# name: (rules, opponent, share of --games)
+MATCHUPS = {
+    "classic-vs-mc": (CLASSIC, "mc", 1.0),
+    "japanese-vs-mc": (JAPANESE, "mc", 1.0),
+    "classic-vs-openspiel": (CLASSIC, "openspiel", 0.5),
+    "japanese-vs-openspiel": (JAPANESE, "openspiel", 0.5),
+}
 
 
-@dataclass
-class Tally:
-    games: int = 0
-    bot_total: float = 0.0
-    others_total: float = 0.0
-    bot_first: int = 0
-    others_first: float = 0.0
-    seconds: float = 0.0
-    players: int = 4
+class Timed:
+    """Wraps a bot and measures its time on moves that have a choice."""
 
-    def add(self, result: dict) -> None:
-        self.games += 1
-        self.bot_total += result["bot_total"]
-        self.others_total += result["others_total"]
-        self.bot_first += result["bot_first"]
-        self.others_first += result["others_first"]
-        self.seconds += result["seconds"]
-        self.players = result["players"]
+    def __init__(self, bot):
+        self.bot = bot
+        self.seconds = 0.0
+        self.moves = 0
+
+    def choose(self, state, deal_actions):
+        if len(legal_actions(state)) < 2:
+            return legal_actions(state)[0]
+        start = time.perf_counter()
+        action = self.bot.choose(state, deal_actions)
+        self.seconds += time.perf_counter() - start
+        self.moves += 1
+        return action
+
+
+def calibration_game(task: tuple) -> tuple[float, int]:
+    """One game of ``MonteCarloBot`` against itself: (seconds, decisions with
+    a choice)."""
+    profile, options, samples, seed = task
+    rules = make_rules(profile, options)
+    bots = [
+        Timed(MonteCarloBot(samples=samples, rng=random.Random(seed + s)))
+        for s in range(rules.players)
+    ]
+    play_game(rules, bots, random.Random(seed))
+    return sum(b.seconds for b in bots), sum(b.moves for b in bots)
+
+
+def calibrate(pool, profile, options, samples: int, seed: int, jobs: int) -> float:
+    """``MonteCarloBot``'s mean seconds per decision with a choice, measured
+    in ``jobs`` games at once (the load of the match-ups themselves)."""
+    tasks = [(profile, options, samples, seed + 100 * j) for j in range(jobs)]
+    games = pool.map(calibration_game, tasks)
+    return sum(s for s, _ in games) / sum(m for _, m in games)
 
 
 def play_one(task: tuple) -> dict:
-    """One game: the bot's seat and the first dealer come from the index."""
-    index, label, profile, options, seed, samples = task
+    name, index, seed, samples, budget = task
+    (profile, options), opponent, _ = MATCHUPS[name]
     rules = make_rules(profile, options)
     players = rules.players
-    seat = index % players
     first_dealer = (index // players) % players
-    bots = [None] * players
-    bots[seat] = MonteCarloBot(samples=samples, rng=random.Random(seed * 7919 + index))
-    start = time.perf_counter()
+    if opponent == "mc":
+        ours = [index % players]
+    elif players == 2:
+        ours = [index % 2]
+    else:
+        ours = [0, 2] if index % 2 == 0 else [1, 3]
+    bots = []
+    for seat in range(players):
+        bot_seed = seed * 7919 + index * 8 + seat
+        if seat in ours:
+            bot = IsmctsBot(budget=budget, rng=random.Random(bot_seed))
+        elif opponent == "mc":
+            bot = MonteCarloBot(samples=samples, rng=random.Random(bot_seed))
+        else:
+            from benchmarks.openspiel_joker import TimedISMCTSBot, joker_game
+
+            bot = TimedISMCTSBot(joker_game(rules, "deal"), budget, bot_seed)
+        bots.append(Timed(bot))
+    if opponent == "mc":
+        # Equal thinking time as the game goes: before each move the ISMCTS
+        # bot's budget is the Monte Carlo bots' mean time per decision so
+        # far in this game (the calibrated one until they have thought).
+        ours_bot = bots[ours[0]]
+        others = [bots[s] for s in range(players) if s not in ours]
+        choose = ours_bot.choose
+
+        def keep_level(state, deal_actions):
+            moves = sum(b.moves for b in others)
+            if moves:
+                mean = sum(b.seconds for b in others) / moves
+                ours_bot.bot.budget = mean + KEPT_BACK
+            return choose(state, deal_actions)
+
+        ours_bot.choose = keep_level
     game = play_game(rules, bots, random.Random(seed * 1_000_003 + index), first_dealer)
-    seconds = time.perf_counter() - start
     totals, places = game.state.totals, game.state.places
-    others = [s for s in range(players) if s != seat]
+    theirs = [s for s in range(players) if s not in ours]
     return {
-        "label": label,
-        "players": players,
-        "bot_total": totals[seat],
-        "others_total": sum(totals[s] for s in others) / len(others),
-        "bot_first": places[seat] == 1,
-        "others_first": sum(places[s] == 1 for s in others) / len(others),
-        "seconds": seconds,
+        "name": name,
+        "won": any(places[s] == 1 for s in ours)
+        and (opponent == "mc" or all(places[s] > 1 for s in theirs)),
+        "diff": sum(totals[s] for s in ours) / len(ours)
+        - sum(totals[s] for s in theirs) / len(theirs),
+        "our_time": sum(bots[s].seconds for s in ours),
+        "our_moves": sum(bots[s].moves for s in ours),
+        "their_time": sum(bots[s].seconds for s in theirs),
+        "their_moves": sum(bots[s].moves for s in theirs),
     }
 
 
-def percent(value: float) -> str:
-    return f"{100 * value:5.1f}%"
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def report(name: str, results: list[dict], budget: float) -> None:
+    (profile, _), opponent, _ = MATCHUPS[name]
+    n = len(results)
+    wins = sum(r["won"] for r in results)
+    low, high = wilson(wins, n)
+    diffs = [r["diff"] for r in results]
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    margin = 1.96 * sd / math.sqrt(n)
+    ours = sum(r["our_time"] for r in results) / max(
+        1, sum(r["our_moves"] for r in results)
+    )
+    theirs = sum(r["their_time"] for r in results) / max(
+        1, sum(r["their_moves"] for r in results)
+    )
+    if opponent == "mc":
+        what = "1st places" if profile != "japanese" else "matches won"
+        fair = "25%" if profile != "japanese" else "50%"
+    else:
+        what = "games won by ours"
+        fair = "50%"
+    print(
+        f"{name:<22} {n:>4} games  {what}: {100 * wins / n:5.1f}% "
+        f"(95% {100 * low:.1f}-{100 * high:.1f}%, fair {fair})  "
+        f"score diff {mean:+7.1f} +/- {margin:.1f}  "
+        f"thinking/move ours {1000 * ours:.1f} ms, theirs {1000 * theirs:.1f} ms "
+        f"(budget {1000 * budget:.1f} ms)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=120, help="classic games")
+    parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--samples", type=int, default=LIVE_SAMPLES)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="*", choices=list(MATCHUPS))
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.samples < 1:
         parser.error("--games, --jobs and --samples must be at least 1")
+    names = args.only or list(MATCHUPS)
+    if any(MATCHUPS[name][1] == "openspiel" for name in names):
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            print(
+                "open_spiel is NOT installed: the OpenSpiel match-ups cannot run; "
+                "install the optional group: pip install -e '.[bench]'",
+                file=sys.stderr,
+            )
+            return 2
 
+    pool = Pool(args.jobs)
+    budgets = {}
+    for profile, options in (CLASSIC, JAPANESE):
+        mean = calibrate(pool, profile, options, args.samples, args.seed, args.jobs)
+        # The bots keep back a little over 2 ms of their budget (see
+        # ``IsmctsBot``): a budget that much above the Monte Carlo bot's mean
+        # gives about the same mean thinking time.
+        budgets[profile] = mean + KEPT_BACK
+        print(
+            f"MonteCarloBot(samples={args.samples}) thinks {1000 * mean:.1f} ms "
+            f"per decision in {profile}: budget per move "
+            f"{1000 * budgets[profile]:.1f} ms"
+        )
     tasks = []
-    for label, profile, options, share in TABLES:
+    for name in names:
+        (profile, _), _, share = MATCHUPS[name]
         count = max(1, round(args.games * share))
         tasks += [
-            (index, label, profile, options, args.seed, args.samples)
+            (name, index, args.seed, args.samples, budgets[profile])
             for index in range(count)
         ]
-    # The longest games first, so that the processes finish together.
-    tasks.sort(key=lambda task: task[1] != "georgian-club nines")
-    tallies = {label: Tally() for label, *_ in TABLES}
+    results: dict[str, list] = {name: [] for name in names}
     start = time.perf_counter()
-    with Pool(args.jobs) as pool:
+    with pool:
         for result in pool.imap_unordered(play_one, tasks):
-            tallies[result["label"]].add(result)
-    wall = time.perf_counter() - start
-
+            results[result["name"]].append(result)
     print(
-        f"MonteCarloBot(samples={args.samples}) against the autopilot; "
-        f"seed {args.seed}, {len(tasks)} games in {wall:.0f} s "
+        f"seed {args.seed}, {len(tasks)} games in {time.perf_counter() - start:.0f} s "
         f"with {args.jobs} processes"
     )
-    header = (
-        f"{'game':<22} {'games':>5} {'bot mean':>9} {'autopilot mean':>14} "
-        f"{'bot 1st':>7} {'(95% margin)':>12} {'autopilot 1st':>13} "
-        f"{'peer':>6} {'s/game':>6}"
-    )
-    print(header)
-    print("-" * len(header))
-    for label, *_ in TABLES:
-        tally = tallies[label]
-        n = tally.games
-        share = tally.bot_first / n
-        margin = 1.96 * math.sqrt(share * (1 - share) / n)
-        peer = 1 / tally.players
-        print(
-            f"{label:<22} {n:>5} {tally.bot_total / n:>9.1f} "
-            f"{tally.others_total / n:>14.1f} {percent(share):>7} "
-            f"{'+/-' + percent(margin).strip():>12} "
-            f"{percent(tally.others_first / n):>13} {percent(peer):>6} "
-            f"{tally.seconds / n:>6.1f}"
-        )
-    print(
-        "bot 1st: the bot's share of first places (shared ones count); "
-        "autopilot 1st: the same for an autopilot seat; peer: the share of "
-        "an equal player."
-    )
+    for name in names:
+        report(name, results[name], budgets[MATCHUPS[name][0][0]])
     return 0
 
 

@@ -15,6 +15,11 @@ Measured:
 * when the optional ``open_spiel`` package is installed, OpenSpiel's
   ``oh_hell`` (4 players, 36 cards, 8 tricks), driven from Python the same
   way, as a reference point for a compiled trick-taking engine.
+
+Then what each seat sees: ``view(state, seat)`` for every seat of a state,
+over states collected from seeded random games, in states per second; the
+peer is OpenSpiel's information state of every player of ``oh_hell``
+states, as a string and as a tensor (``--no-views`` skips this part).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.engine import apply, legal_actions, make_rules, new_game  # noqa: E402
 from games.engine.shuffle import deal_cards  # noqa: E402
 from games.engine.state import DEAL  # noqa: E402
+from games.engine.view import view  # noqa: E402
 
 # Our speed target, relative to OpenSpiel's oh_hell driven from Python.
 TARGET_RATIO = 0.5
@@ -139,6 +145,67 @@ def profile_run(
     stats.strip_dirs().sort_stats("tottime").print_stats(top)
 
 
+def our_states(rules, rng: random.Random, count: int) -> list:
+    """States where a seat is to move, from seeded random games."""
+    states = []
+    while len(states) < count:
+        state = new_game(rules, first_dealer=rng.randrange(rules.players))
+        while not state.is_over and len(states) < count:
+            if state.phase == DEAL:
+                state = apply(state, deal_cards(state, rng))
+            else:
+                states.append(state)
+                state = apply(state, rng.choice(legal_actions(state)))
+    return states
+
+
+def oh_hell_states(game, rng: random.Random, count: int) -> list:
+    states = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(states) < count:
+            if state.is_chance_node():
+                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+            else:
+                states.append(state.clone())
+                state.apply_action(rng.choice(state.legal_actions()))
+    return states
+
+
+def run_views(name: str, states: list, look, seconds: float) -> Result:
+    """``look(state)`` (every seat's view of it) over ``states`` in turn,
+    for about ``seconds``; a "decision" here is one state seen by all."""
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for state in states:
+            look(state)
+        done += len(states)
+        now = time.perf_counter()
+        if now >= deadline:
+            return Result(name, 1, done, 0, now - start)
+
+
+def our_views(state) -> None:
+    for seat in range(state.players):
+        view(state, seat)
+
+
+def print_views(results: list[Result], peers: list[Result]) -> None:
+    header = (
+        f"{'views of every seat':<48} {'states':>9} {'states/s':>10} {'vs peer':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    peer = peers[0] if peers else None
+    for result in [*results, *peers]:
+        ratio = f"{result.rate / peer.rate:.2f}x" if peer else "-"
+        print(
+            f"{result.name:<48} {result.decisions:>9} {result.rate:>10,.0f} {ratio:>8}"
+        )
+
+
 def load_open_spiel():
     """The pyspiel module and its version, or (None, None) when absent."""
     try:
@@ -178,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         help="time budget of each benchmark (default 5)",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument(
+        "--no-views", action="store_true", help="skip the view() benchmark"
+    )
     parser.add_argument(
         "--profile",
         action="store_true",
@@ -232,7 +302,36 @@ def main(argv: list[str] | None = None) -> int:
         + ", ".join(f"{key}={value}" for key, value in OH_HELL_PARAMS.items())
     )
     print("oh_hell chance outcomes are sampled in Python by their probabilities.")
+    if not args.no_views:
+        print()
+        measure_views(pyspiel, open_spiel_version, args.seconds, args.seed)
     return 0
+
+
+def measure_views(pyspiel, version, seconds: float, seed: int) -> None:
+    ours = []
+    for label, profile, options in OUR_GAMES:
+        rules = make_rules(profile, options)
+        states = our_states(rules, random.Random(seed), 2000)
+        ours.append(run_views(label, states, our_views, seconds))
+    peers = []
+    if pyspiel is not None:
+        game = pyspiel.load_game("oh_hell", OH_HELL_PARAMS)
+        states = oh_hell_states(game, random.Random(seed), 2000)
+        players = range(game.num_players())
+
+        def strings(state):
+            for player in players:
+                state.information_state_string(player)
+
+        def tensors(state):
+            for player in players:
+                state.information_state_tensor(player)
+
+        for kind, look in (("string", strings), ("tensor", tensors)):
+            name = f"open_spiel {version}: oh_hell infostate {kind}"
+            peers.append(run_views(name, states, look, seconds))
+    print_views(ours, peers)
 
 
 if __name__ == "__main__":

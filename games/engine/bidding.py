@@ -7,9 +7,14 @@ from .cards import TRUMP_CHOICES
 from .errors import IllegalAction
 from .state import BID, PLAY, State, evolve
 
+# Trump and bid actions are immutable values: make each one once (bids go
+# up to the 9 cards of the largest deal).
+_TRUMPS = tuple(tuple(NameTrump(seat, t) for t in TRUMP_CHOICES) for seat in range(4))
+_BIDS = tuple(tuple(Bid(seat, n) for n in range(10)) for seat in range(4))
+
 
 def trump_actions(state: State) -> list[NameTrump]:
-    return [NameTrump(state.turn, trump) for trump in TRUMP_CHOICES]
+    return list(_TRUMPS[state.turn])
 
 
 def apply_trump(state: State, action: NameTrump) -> State:
@@ -30,7 +35,8 @@ def forbidden_bid(state: State) -> int | None:
 
 def bid_actions(state: State) -> list[Bid]:
     forbidden = forbidden_bid(state)
-    return [Bid(state.turn, n) for n in range(state.cards_each + 1) if n != forbidden]
+    bids = _BIDS[state.turn]
+    return [bids[n] for n in range(state.cards_each + 1) if n != forbidden]
 
 
 def apply_bid(state: State, action: Bid) -> State:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from .actions import Deal
-from .cards import NO_TRUMP, is_card, is_joker, suit_of
+from .cards import DECK, NO_TRUMP, is_card, is_joker, suit_of
 from .errors import BadDeal
 from .state import BID, TRUMP, State, evolve
+
+_DECK_SET = frozenset(DECK)
 
 
 def apply_deal(state: State, deal: Deal) -> State:
@@ -38,6 +40,14 @@ def apply_deal(state: State, deal: Deal) -> State:
 
 
 def _check_cards(cards: list) -> None:
+    # The common case in one step: distinct cards, all of the deck. Only a
+    # wrong deal goes through them one by one to say what is wrong.
+    try:
+        distinct = set(cards)
+    except TypeError:  # something unhashable from a record: not a card
+        distinct = set()
+    if len(distinct) == len(cards) and distinct <= _DECK_SET:
+        return
     seen = set()
     for card in cards:
         if not is_card(card):

@@ -25,6 +25,17 @@ def legal_actions(state: State) -> list[Action]:
 def apply(state: State, action: Action | Deal) -> State:
     """Return the state after ``action``; raise a typed ``EngineError`` if it
     is not allowed now. ``state`` itself never changes."""
+    phase = _PHASES.get(state.phase)
+    # The common case first: the kind of action the phase is due, from the
+    # seat on turn. Every check of ``_apply_checked`` before the phase's own
+    # passes then, so the phase's ``apply`` is all that is left to do.
+    if phase is not None and type(action) is phase[0] and action.seat == state.turn:
+        return phase[2](state, action)
+    return _apply_checked(state, action)
+
+
+def _apply_checked(state: State, action: Action | Deal) -> State:
+    """``apply`` for every other case, the errors in their order of precedence."""
     if state.phase == OVER:
         raise WrongAction("the game is over")
     if isinstance(action, Deal):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .actions import PlayCard
-from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card, is_joker
+from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card
 from .errors import IllegalAction
 from .scoring import deal_score, japanese_points, places, pulka_premiums
 from .state import DEAL, OVER, DealResult, State, evolve
@@ -24,30 +24,32 @@ def available_cards(state: State, seat: int) -> tuple[str, ...]:
     from the second trick on in Japanese Joker."""
     hand = state.hands[seat]
     if state.columns and state.trick_winners:
-        return hand + tuple(up for _, up in state.columns[seat])
+        return hand + tuple([up for _, up in state.columns[seat]])
     return hand
 
 
 def card_actions(state: State) -> list[PlayCard]:
     seat = state.turn
     available = available_cards(state, seat)
-    leading = not state.trick
-    rules = state.rules
     plain = _PLAIN_PLAYS[seat]
     actions = [
         plain[card] for card in playable_cards(available, state.trick, state.trump)
     ]
-    for card in JOKERS:
-        if card in available:
-            actions += joker_choices(
-                seat, card, leading, rules.lead_modes, rules.answer_modes
-            )
+    if "X1" in available or "X2" in available:
+        rules = state.rules
+        leading = not state.trick
+        for card in JOKERS:
+            if card in available:
+                actions += joker_choices(
+                    seat, card, leading, rules.lead_modes, rules.answer_modes
+                )
     return actions
 
 
 def apply_card(state: State, action: PlayCard) -> State:
-    _check_card(state, action)
     seat = action.seat
+    available = available_cards(state, seat)
+    _check_card(state, action, available)
     hands, columns = _take_card(state, seat, action.card)
     trick = state.trick + (action,)
     players = state.rules.players
@@ -77,12 +79,11 @@ def apply_card(state: State, action: PlayCard) -> State:
     return state
 
 
-def _check_card(state: State, action: PlayCard) -> None:
+def _check_card(state: State, action: PlayCard, available: tuple[str, ...]) -> None:
     seat, card = action.seat, action.card
-    available = available_cards(state, seat)
     if card not in available:
         raise IllegalAction(_why_not_available(state, seat, card))
-    if is_joker(card):
+    if card[0] == "X":  # a joker
         _check_joker_mode(state, action)
         return
     if action.mode is not None or action.suit is not None:
@@ -135,10 +136,11 @@ def _check_joker_mode(state: State, action: PlayCard) -> None:
 
 def _take_card(state: State, seat: int, card: str):
     """Remove a played card; a face-up card frees the face-down one below it."""
-    hand = state.hands[seat]
     hands = list(state.hands)
+    hand = hands[seat]
     if card in hand:
-        hands[seat] = tuple(c for c in hand if c != card)
+        at = hand.index(card)  # cards are unique: the one place it is
+        hands[seat] = hand[:at] + hand[at + 1 :]
         return tuple(hands), state.columns
     own = state.columns[seat]
     played = next(column for column in own if column[1] == card)

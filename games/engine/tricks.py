@@ -10,7 +10,15 @@ from __future__ import annotations
 from functools import cache
 
 from .actions import PlayCard as Play
-from .cards import JOKER_NOMINAL, NO_TRUMP, SUITS, is_joker, rank_of, suit_of
+from .cards import (
+    JOKER_NOMINAL,
+    NO_TRUMP,
+    RANK_VALUE,
+    SUITS,
+    is_joker,
+    rank_of,
+    suit_of,
+)
 
 
 def effective(play: Play) -> tuple[str, int] | None:
@@ -32,11 +40,12 @@ def effective(play: Play) -> tuple[str, int] | None:
 
 def demanded_suit(lead: Play) -> str:
     """The suit a lead asks the others to follow."""
-    if is_joker(lead.card):
-        if lead.mode == "nominal":
-            return suit_of(JOKER_NOMINAL[lead.card])
-        return lead.suit
-    return suit_of(lead.card)
+    mode = lead.mode
+    if mode is None:  # an ordinary card: only jokers are played with a mode
+        return lead.card[1]
+    if mode == "nominal":
+        return suit_of(JOKER_NOMINAL[lead.card])
+    return lead.suit
 
 
 @cache
@@ -65,21 +74,22 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     card of a suit for following, so a player whose only spade is a joker is
     void in spades.
     """
-    ordinary = [card for card in available if card[0] != "X"]  # not a joker
+    # A joker's code ("X1") never matches a suit letter in position 1, so the
+    # suit filters below leave jokers out by themselves.
     if not trick:
-        return ordinary
+        return [card for card in available if card[0] != "X"]
     lead = trick[0]
     suit = demanded_suit(lead)
-    of_suit = [card for card in ordinary if card[1] == suit]
+    of_suit = [card for card in available if card[1] == suit]
     if of_suit:
         if lead.mode == "take":
             return [max(of_suit, key=rank_of)]
         return of_suit
     if trump != NO_TRUMP:
-        trumps = [card for card in ordinary if card[1] == trump]
+        trumps = [card for card in available if card[1] == trump]
         if trumps:
             return trumps
-    return ordinary
+    return [card for card in available if card[0] != "X"]
 
 
 def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
@@ -121,7 +131,16 @@ def trick_winner(trick: tuple[Play, ...], trump: str) -> int:
 def _highest_of(trick: tuple[Play, ...], suit: str) -> Play | None:
     best, best_rank = None, -2
     for play in trick:
-        value = effective(play)
-        if value is not None and value[0] == suit and value[1] > best_rank:
-            best, best_rank = play, value[1]
+        card = play.card
+        if play.mode is None:  # an ordinary card counts as itself
+            if card[1] != suit:
+                continue
+            rank = RANK_VALUE[card[0]]
+        else:
+            value = effective(play)
+            if value is None or value[0] != suit:
+                continue
+            rank = value[1]
+        if rank > best_rank:
+            best, best_rank = play, rank
     return best
