@@ -76,6 +76,10 @@ def run(url: str, *headers: str) -> subprocess.CompletedProcess:
         schemathesis(), "run", f"{url}/api/v1/schema/",
         "--checks", "all", "--max-examples", str(EXAMPLES), "--seed", str(SEED),
         "--request-timeout", "20", "--workers", "2", "--no-color",
+        # A NUL character is refused with a 400 before any view runs (the
+        # database cannot hold one; tests/test_bad_addresses.py); the schema
+        # says so only through this option.
+        "--generation-allow-x00", "false",
     ]  # fmt: skip
     for header in headers:
         cmd += ["--header", header]
