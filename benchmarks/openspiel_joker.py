@@ -47,10 +47,11 @@ except ImportError:  # the optional bench group is not installed
     pyspiel = None
 
 from games.engine import apply, legal_actions, make_rules, new_game  # noqa: E402
-from games.engine.actions import Bid, Deal, NameTrump, PlayCard  # noqa: E402
+from games.engine.actions import Bid, NameTrump, PlayCard  # noqa: E402
 from games.engine.bots.ismcts import _Scorers  # noqa: E402
 from games.engine.bots.montecarlo import Knowledge  # noqa: E402
 from games.engine.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
+from games.engine.shuffle import deal_from_deck  # noqa: E402
 from games.engine.state import DEAL, OVER, TRUMP  # noqa: E402
 
 INSTALL_HINT = "install the optional group: pip install -e '.[bench]'"
@@ -108,27 +109,6 @@ def cards_to_deal(state) -> int:
     n = state.cards_each
     turned_from_deck = not rules.trump_is_named(state.deal_index) and n < 9
     return 4 * n + turned_from_deck
-
-
-def deal_from_order(state, order: list[str]) -> Deal:
-    """The ``Deal`` that ``shuffle.deal_cards`` makes from a deck in ``order``."""
-    rules = state.rules
-    deck = order
-    if rules.is_japanese:
-        hands = (tuple(deck[0:3] + deck[6:11]), tuple(deck[3:6] + deck[11:16]))
-        rest = deck[16:]
-        columns = tuple(
-            tuple((rest[i], rest[i + 1]) for i in range(start, start + 10, 2))
-            for start in (0, 10)
-        )
-        return Deal(hands, None, columns)
-    n = state.cards_each
-    hands = tuple(tuple(deck[seat * n : (seat + 1) * n]) for seat in range(4))
-    if rules.trump_is_named(state.deal_index):
-        return Deal(hands)
-    if n == 9:
-        return Deal(hands, hands[state.dealer][-1])
-    return Deal(hands, deck[4 * n])
 
 
 if pyspiel is not None:
@@ -241,7 +221,7 @@ if pyspiel is not None:
                 self.order.append(DECK[number])
                 if len(self.order) == cards_to_deal(state):
                     rest = [c for c in DECK if c not in set(self.order)]
-                    deal = deal_from_order(state, self.order + rest)
+                    deal = deal_from_deck(state, self.order + rest)
                     self.engine = apply(state, deal)
                     self.order = []
                     self.deal_actions = []

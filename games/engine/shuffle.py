@@ -26,6 +26,12 @@ def deal_cards(state: State, rng: random.Random | None = None) -> Deal:
     """Shuffle and deal the cards of the state's next deal."""
     deck = list(DECK)
     (rng or _system_random).shuffle(deck)
+    return deal_from_deck(state, deck)
+
+
+def deal_from_deck(state: State, deck: list[str]) -> Deal:
+    """The state's next deal from a deck in this order, top card first (only
+    as many cards as the deal uses need be given)."""
     rules = state.rules
     if rules.is_japanese:
         # Three cards each, then five more into each hand, then the columns.
