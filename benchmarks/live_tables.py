@@ -306,14 +306,6 @@ async def open_socket(url: str, origin: str, cookie: str | None):
     )
 
 
-def action_for(view: dict, choice) -> dict:
-    if view["phase"] == "trump":
-        return {"trump": choice}
-    if view["phase"] == "bid":
-        return {"bid": choice}
-    return choice
-
-
 class Table:
     def __init__(self, moves: int):
         self.moves_wanted = moves
@@ -369,7 +361,7 @@ async def play_seat(
                         "type": "action",
                         "id": client_id,
                         "version": version,
-                        "action": action_for(view, view["legal"][0]),
+                        "action": view["legal"][0],
                     }
                 )
                 stats.frame_bytes.append(len(frame))

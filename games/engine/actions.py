@@ -128,8 +128,17 @@ def action_to_json(action: Action) -> dict:
     return {"seat": action.seat, "trump": action.trump}
 
 
+def offer_to_json(action: Action) -> dict:
+    """A legal choice as a live client sends it back: the action without
+    its seat (``{"trump": "H"}``, ``{"bid": 2}``, ``{"card": "QS"}``)."""
+    data = action_to_json(action)
+    del data["seat"]
+    return data
+
+
 def choice_to_json(action: Action):
-    """A legal choice as listed in ``next.legal``: a card action without seat."""
+    """A legal choice as a record lists it in ``next.legal`` (RECORD.md):
+    bids and trumps as bare values, cards as card actions without seat."""
     if isinstance(action, PlayCard):
         data = action_to_json(action)
         del data["seat"]

@@ -8,7 +8,7 @@ is built from ``view``.
 
 from __future__ import annotations
 
-from .actions import choice_to_json
+from .actions import choice_to_json, offer_to_json
 from .cards import sorted_cards
 from .game import legal_actions
 from .record import next_json
@@ -57,7 +57,7 @@ def view(state: State, seat: int | None = None) -> dict:
     # A seat whose player has left is played by a bot: its view is for
     # watching only.
     if seat is not None and seat == state.turn and seat not in state.left:
-        out["legal"] = [choice_to_json(action) for action in legal_actions(state)]
+        out["legal"] = [offer_to_json(action) for action in legal_actions(state)]
     return out
 
 

@@ -895,7 +895,7 @@
       if (view.phase === "trump") {
         dom.prompt.append(el("span", "ask", gettext("Name trump:")));
         const row = el("span", "choices");
-        for (const trump of view.legal) {
+        for (const { trump } of view.legal) {
           const label = trump === "none" ? gettext("No trump") : SYMBOL[trump] + " " + suitName(trump);
           row.append(button(label, () => sendAction({ trump }), "choice " + trumpClass(trump)));
         }
@@ -903,13 +903,14 @@
       } else if (view.phase === "bid") {
         dom.prompt.append(el("span", "ask", gettext("Your bid:")));
         const row = el("span", "choices bids");
-        for (const bid of view.legal) {
+        const bids = view.legal.map((choice) => choice.bid);
+        for (const bid of bids) {
           row.append(button(String(bid), () => sendAction({ bid }), "choice bid"));
         }
         dom.prompt.append(row);
         const forbidden = [];
         for (let n = 0; n <= view.cards; n++) {
-          if (!view.legal.includes(n)) forbidden.push(n);
+          if (!bids.includes(n)) forbidden.push(n);
         }
         if (forbidden.length) {
           dom.prompt.append(

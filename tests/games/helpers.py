@@ -60,17 +60,8 @@ def snapshot(game: Game, seat: int | None) -> dict:
     return selectors.snapshot(game, seats, seat)
 
 
-def choice_action(phase: str, choice) -> dict:
-    """A legal choice of ``view["legal"]`` as the ``action`` a client sends."""
-    if phase == "trump":
-        return {"trump": choice}
-    if phase == "bid":
-        return {"bid": choice}
-    return choice
-
-
 def first_legal(view: dict) -> dict:
-    return choice_action(view["phase"], view["legal"][0])
+    return view["legal"][0]
 
 
 def move(game: Game) -> None:

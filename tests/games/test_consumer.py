@@ -63,7 +63,9 @@ async def test_a_seated_player_gets_a_sync_for_its_seat(connect):
     assert (sync["since"], sync["events"]) == (None, [])
     # Before trump is named a Japanese player sees three cards.
     assert len(sync["view"]["hand"]) == 3
-    assert sync["view"]["legal"] == ["S", "H", "D", "C", "none"]
+    assert sync["view"]["legal"] == [
+        {"trump": trump} for trump in ("S", "H", "D", "C", "none")
+    ]
     assert len(sync["commitments"]) == 1 and "reveal" not in sync
     presence = await socket.receive()
     assert presence["type"] == "presence" and presence["seats"][seat]["connected"]

@@ -232,7 +232,9 @@ def test_the_dealers_forbidden_bid_is_illegal(club):
     game = play_until(club, dealer_bids)
     state = game.engine_state()
     forbidden = state.cards_each - sum(bid for bid in state.bids if bid is not None)
-    assert forbidden not in snapshot(game, state.turn)["view"]["legal"]
+    legal = snapshot(game, state.turn)["view"]["legal"]
+    assert {"bid": forbidden} not in legal
+    assert all(set(choice) == {"bid"} for choice in legal)
     assert_refused(game, turn_user(game), {"bid": forbidden}, "illegal")
 
 

@@ -34,15 +34,6 @@ def seats_of(game: Game) -> list[Seat]:
     return list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
 
 
-def as_action(phase: str, choice) -> dict:
-    """A legal choice from ``view.legal`` as the action to send."""
-    if phase == "trump":
-        return {"trump": choice}
-    if phase == "bid":
-        return {"bid": choice}
-    return dict(choice)
-
-
 def play_to_the_end(game: Game, user, seat: int = 0) -> Game:
     """Play the human seat with its first legal choice; the bot moves on its
     (already due) timer."""
@@ -56,7 +47,7 @@ def play_to_the_end(game: Game, user, seat: int = 0) -> Game:
             services.game_act(
                 game_id=game.pk,
                 user=user,
-                action=as_action(view["phase"], view["legal"][0]),
+                action=view["legal"][0],
                 expected_version=game.version,
                 client_id=f"t{game.version}",
             )

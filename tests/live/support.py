@@ -94,16 +94,6 @@ async def eventually(function, timeout: float, what: str, interval: float = 0.1)
         await asyncio.sleep(interval)
 
 
-def action_for(view: dict, choice) -> dict:
-    """The action message body for one of ``view["legal"]``: bids and trumps
-    are listed as bare values, cards as card actions."""
-    if view["phase"] == "trump":
-        return {"trump": choice}
-    if view["phase"] == "bid":
-        return {"bid": choice}
-    return choice
-
-
 class TableClient:
     """A player's WebSocket at a live table.
 
@@ -177,7 +167,7 @@ class TableClient:
         version = snap["version"]
         self.acted_on = version
         client_id = f"v{version}"
-        action = action_for(snap["view"], snap["view"]["legal"][0])
+        action = snap["view"]["legal"][0]
         await self.send(
             {"type": "action", "id": client_id, "version": version, "action": action}
         )
