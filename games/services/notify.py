@@ -1,19 +1,17 @@
-"""What happens after a commit: live updates and the next timer.
+"""What is sent out after a commit: the lobby's refresh, grace timers.
 
 Called through ``transaction.on_commit`` only, so a rolled-back change is
-never announced and no timer is set for it.
+never announced and no timer is set for it. A live game's own messages are
+sent by its owner (``games.live``).
 """
 
 from __future__ import annotations
 
 import atexit
-import contextvars
 import logging
 import os
 import queue
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,107 +22,11 @@ logger = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 
 
-def seat_group(game_id: int, seat: int) -> str:
-    return f"game-{game_id}-seat-{seat}"
-
-
-def spectator_group(game_id: int) -> str:
-    return f"game-{game_id}-watch"
-
-
-def game_changed(game, state, events: list, seats: list) -> None:
-    """Send every seat and the spectators their own view of the new state.
-
-    ``game`` is the just-committed row, ``state`` its decoded state and
-    ``seats`` its seats in order.
-    """
-    from games.selectors import shared_snapshot, snapshot
-
-    shared = shared_snapshot(game, seats)
-    sends = []
-    for seat in [*range(len(seats)), None]:
-        message = {
-            "type": "update",
-            "events": events,
-            **snapshot(game, seats, seat, state=state, shared=shared),
-        }
-        sends.append((audience_group(game.pk, seat), message))
-    if game.status != "playing":
-        sends.append((LOBBY_GROUP, None))
-    _send_all(sends)
-
-
-def presence_changed(game_id: int) -> None:
-    from games.selectors import game_for_broadcast, seats_json
-
-    game, seats = game_for_broadcast(game_id)
-    message = {"type": "presence", "version": game.version, "seats": seats_json(seats)}
-    audiences = [*range(len(seats)), None]
-    _send_all([(audience_group(game_id, seat), message) for seat in audiences])
-
-
 def lobby_changed() -> None:
-    _send_all([(LOBBY_GROUP, None)])
-
-
-def audience_group(game_id: int, seat: int | None) -> str:
-    return spectator_group(game_id) if seat is None else seat_group(game_id, seat)
-
-
-# While set (see ``sends_kept``), the list that keeps this context's sends.
-_kept_sends: contextvars.ContextVar[list | None] = contextvars.ContextVar(
-    "kept_sends", default=None
-)
-
-
-@contextmanager
-def sends_kept() -> Iterator[list]:
-    """Keep the sends made inside this block in the list it yields, unsent.
-
-    A player's action runs in a worker thread; its broadcast would otherwise
-    make a trip from that thread to the event loop and back before the
-    action's answer could go out. The consumer instead takes the sends back
-    to its event loop, passes the player's own update straight to the
-    player's socket, and then publishes them all (``publish``).
-    """
-    kept: list = []
-    token = _kept_sends.set(kept)
-    try:
-        yield kept
-    finally:
-        _kept_sends.reset(token)
-
-
-def _send_all(sends: list) -> None:
-    """Send to several groups in one trip to the event loop (a message of
-    None tells the lobby to refresh)."""
-    kept = _kept_sends.get()
-    if kept is not None:
-        kept.extend(sends)
-        return
-    async_to_sync(publish)(sends)
-
-
-async def publish(sends: list) -> None:
-    """Send each (group, message) through the channel layer, in order."""
-    # One after another: channels_redis stalls on concurrent sends from one
-    # event loop, and each group must get a game's updates in order.
-    layer = get_channel_layer()
-    for group, message in sends:
-        await layer.group_send(group, _envelope(message))
-
-
-def _envelope(message: dict | None) -> dict:
-    if message is None:
-        return {"type": "lobby.changed"}
-    return {"type": "table.message", "message": message}
-
-
-def schedule_move(game_id: int, version: int, deadline) -> None:
-    """The timer of the move due at ``version``: a task at its deadline."""
-    from games.tasks import advance_overdue
-
-    _send_task(advance_overdue, (game_id, version), eta=deadline)
+    """Tell the lobby pages to refresh their table list."""
+    async_to_sync(get_channel_layer().group_send)(
+        LOBBY_GROUP, {"type": "lobby.changed"}
+    )
 
 
 def schedule_grace(game_id: int, seat: int, token: str, seconds: float) -> None:
@@ -138,13 +40,12 @@ def _send_task(task, args, **options) -> None:
 
 
 class TaskPublisher:
-    """Publishes timer tasks from a thread of its own.
+    """Publishes grace tasks from a thread of its own.
 
     Publishing a Celery task costs a few milliseconds of the broker client's
-    work; a move's answer should not wait for it. The deadline itself is
-    committed with the move, so a timer that never reaches the broker (the
-    broker down, the process ending first) is only late: the periodic sweep
-    (games.tasks.sweep) moves the overdue game instead.
+    work; the owner's event loop should not wait for it. A grace task that
+    never reaches the broker is only lost time for the others at the table:
+    the turn timer goes on, and the seat's moves are made for it.
     """
 
     def __init__(self):

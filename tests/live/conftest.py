@@ -90,7 +90,7 @@ def servers(live_env, log_dir):
             cmd = [
                 sys.executable, "-m", "uvicorn", "config.asgi:application",
                 "--host", "127.0.0.1", "--port", str(port),
-                "--lifespan", "off", "--log-level", "warning",
+                "--lifespan", "on", "--log-level", "warning",
                 *uvicorn_limits(),
             ]  # fmt: skip
             process = start(f"uvicorn-{number}", cmd, live_env, log_dir)
