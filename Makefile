@@ -36,6 +36,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -190,7 +190,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.leave_user_group()
         if self.attached:
             self.attached = False
-            await self.hall.detach(self.game_id, self.channel_name)
+            await self.hall.detach(self.game_id, self)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame

@@ -10,7 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name
-from games.engine import make_rules
+from games.engine import apply, make_rules
+from games.engine.actions import Deal, action_from_json
+from games.engine.codec import state_from_json
 from games.engine.rules import PROFILE_NAMES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
 
@@ -212,9 +214,15 @@ class Game(models.Model):
 
     def engine_state(self):
         """The state at ``version``: the snapshot, and the events after it."""
-        from games.live.journal import rebuild
-
-        return rebuild(self)
+        state = state_from_json(self.state)
+        if self.version == self.state_version:
+            return state
+        later = list(
+            GameEvent.objects.filter(game_id=self.pk, version__gt=self.state_version)
+            .order_by("version")
+            .values_list("kind", "action")
+        )
+        return replay_events(self.pk, state, later)
 
     @property
     def escrow_ref(self) -> str:
@@ -348,3 +356,28 @@ class HandsRead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.by} read {self.what} of game {self.game_id}"
+
+
+def replay_events(game_id: int, state, events: list[tuple[str, dict]]):
+    """``state`` with the game's ``events`` (kind, action) applied in order."""
+    deals = {}
+    if any(kind == GameEvent.Kind.DEAL for kind, _ in events):
+        deals = {
+            record.index: deal_of(record)
+            for record in DealRecord.objects.filter(game_id=game_id)
+        }
+    for kind, action in events:
+        if kind == GameEvent.Kind.DEAL:
+            state = apply(state, deals[action["deal"]])
+        elif kind == GameEvent.Kind.ACTION:
+            state = apply(state, action_from_json(action))
+    return state
+
+
+def deal_of(record: DealRecord):
+    """A stored deal as the engine's ``Deal``."""
+    return Deal(
+        tuple(tuple(hand) for hand in record.hands),
+        record.turned or None,
+        tuple(tuple(tuple(column) for column in own) for own in record.columns),
+    )

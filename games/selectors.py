@@ -13,8 +13,7 @@ from django.db.models import Q
 from coins.models import Account, Entry
 from games import fairness, rows
 from games.engine.view import view
-from games.live.journal import deal_of
-from games.models import Game, GameEvent, Seat, Table
+from games.models import Game, GameEvent, Seat, Table, deal_of
 
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:

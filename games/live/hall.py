@@ -37,7 +37,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import journal, thinking
+from games.live import graces, journal, thinking
 from games.live.game import PLAYING
 from games.live.owner import GameOwner
 
@@ -105,6 +105,10 @@ class Hall:
         self.owners: dict[int, GameOwner] = {}
         self.finished: dict[int, GameOwner] = {}
         self.routes: dict[int, tuple[str, float]] = {}
+        # This process's consumers attached to an owner elsewhere, by game:
+        # (the owner's channel, the consumers). Should the game change
+        # owner, they attach again to the new one.
+        self.remote: dict[int, tuple[str, set]] = {}
         self.adopting: dict[int, asyncio.Future] = {}
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
@@ -162,11 +166,22 @@ class Hall:
         channel = await self.owner_channel(game_id)
         if channel is None:
             return False
+        owner_channel, consumers = self.remote.get(game_id, (channel, set()))
+        if owner_channel != channel:
+            consumers = set()
+        consumers.add(consumer)
+        self.remote[game_id] = (channel, consumers)
         await self._send_remote(channel, game_id, consumer.channel_name, {
             "kind": "attach", "audience": audience, "since": since,
             "channel": consumer.channel_name,
         })  # fmt: skip
         return True
+
+    async def _attach_again(self, game_id: int) -> None:
+        """The game's owner changed: its consumers here attach to the new one."""
+        _, consumers = self.remote.pop(game_id, ("", set()))
+        for consumer in consumers:
+            await self.attach(game_id, consumer, consumer.seat, None)
 
     async def command(self, game_id: int, key: str, command: dict) -> None:
         """A socket's message for its game's owner."""
@@ -182,7 +197,12 @@ class Hall:
             return
         await self._send_remote(channel, game_id, key, command)
 
-    async def detach(self, game_id: int, key: str) -> None:
+    async def detach(self, game_id: int, consumer) -> None:
+        key = consumer.channel_name
+        if game_id in self.remote:
+            self.remote[game_id][1].discard(consumer)
+            if not self.remote[game_id][1]:
+                del self.remote[game_id]
         owner = self.owners.get(game_id) or self.finished.get(game_id)
         if owner is not None:
             await owner.detach(key)
@@ -246,7 +266,7 @@ class Hall:
         seen = await self.redis.zscore(SEEN, game_id)
         present = await self.redis.get(present_key(game_id))
         wall = time.time()
-        if seen is not None and wall - seen > LEASE_SECONDS + HEARTBEAT_SECONDS:
+        if seen is not None and wall - seen > 2 * HEARTBEAT_SECONDS:
             # Nobody owned the game for a while: nobody loses time for that.
             live.shift_deadline(wall - seen)
             await self.journal.set_deadline(live)
@@ -256,6 +276,8 @@ class Hall:
         await self.redis.zadd(SEEN, {game_id: wall})
         was_present = {int(n) for n in present.split(",") if n} if present else set()
         await owner.start(was_present, silent_since=time.monotonic())
+        if game_id in self.remote:
+            await self._attach_again(game_id)
         logger.info("took game %s over (version %s)", game_id, live.version)
         return owner
 
@@ -313,6 +335,10 @@ class Hall:
         for game_id, owner in list(self.finished.items()):
             if not owner.sockets:
                 del self.finished[game_id]
+        for game_id, (channel, _) in list(self.remote.items()):
+            if await self.redis.get(owner_key(game_id)) != channel:
+                self.routes.pop(game_id, None)
+                await self._attach_again(game_id)
         orphans = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
         )
@@ -362,9 +388,7 @@ class Hall:
         )  # fmt: skip
 
     def schedule_grace(self, game_id: int, seat: int, token: str) -> None:
-        from games.services import notify
-
-        notify.schedule_grace(
+        graces.schedule_grace(
             game_id, seat, token, settings.PULKA_DISCONNECT_GRACE_SECONDS
         )
 

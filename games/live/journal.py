@@ -26,8 +26,7 @@ from django.db import IntegrityError, connection, connections, transaction
 from psycopg.types.json import Jsonb
 
 from games import rows, signals
-from games.engine import apply
-from games.engine.actions import Deal, action_from_json
+from games.engine.actions import action_from_json
 from games.engine.codec import state_from_json, state_to_json
 from games.live.game import (
     FINISHED,
@@ -37,7 +36,7 @@ from games.live.game import (
     Step,
     Timing,
 )
-from games.models import DealRecord, Game, GameEvent, Seat, Table
+from games.models import DealRecord, Game, GameEvent, Seat, Table, replay_events
 
 logger = logging.getLogger(__name__)
 
@@ -223,7 +222,7 @@ def write_sync(live: LiveGame, step: Step) -> None:
 def finish_sync(live: LiveGame, step: Step) -> None:
     """Write the game's last step with what its end settles, in one
     transaction: the stakes paid out (or refunded) and the ratings."""
-    from games.services import stakes
+    from games import stakes
 
     with transaction.atomic():
         write_sync(live, step)
@@ -241,43 +240,6 @@ def finish_sync(live: LiveGame, step: Step) -> None:
 
 
 # Reading a game back
-
-
-def rebuild(game: Game):
-    """The engine state at ``game.version``: the snapshot, then the events
-    written after it."""
-    state = state_from_json(game.state)
-    if game.version == game.state_version:
-        return state
-    later = list(
-        GameEvent.objects.filter(game_id=game.pk, version__gt=game.state_version)
-        .order_by("version")
-        .values_list("kind", "action")
-    )
-    return _replay(game.pk, state, later)
-
-
-def _replay(game_id: int, state, events):
-    deals = {}
-    if any(kind == GameEvent.Kind.DEAL for kind, _ in events):
-        deals = {
-            record.index: deal_of(record)
-            for record in DealRecord.objects.filter(game_id=game_id)
-        }
-    for kind, action in events:
-        if kind == GameEvent.Kind.DEAL:
-            state = apply(state, deals[action["deal"]])
-        elif kind == GameEvent.Kind.ACTION:
-            state = apply(state, action_from_json(action))
-    return state
-
-
-def deal_of(record: DealRecord) -> Deal:
-    return Deal(
-        tuple(tuple(hand) for hand in record.hands),
-        record.turned or None,
-        tuple(tuple(tuple(column) for column in own) for own in record.columns),
-    )
 
 
 def load(game_id: int, *, client_id: str | None = None) -> LiveGame | None:
@@ -301,7 +263,7 @@ def load(game_id: int, *, client_id: str | None = None) -> LiveGame | None:
         .order_by("version")
         .values_list("kind", "action")
     )
-    state = _replay(game_id, state_from_json(game.state), later)
+    state = replay_events(game_id, state_from_json(game.state), later)
     deal_actions = [
         action_from_json(action)
         for kind, action in later

@@ -25,9 +25,8 @@ from coins.models import Account, Entry
 from config.errors import NotAllowed, NotFound
 from games.live import hall, journal
 from games.models import Game
+from games.stakes import escrow_ref
 from ratings import services as ratings
-
-from .stakes import escrow_ref
 
 
 def game_annul(*, game_id: int, by, now=None) -> bool:

@@ -7,13 +7,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError, NotAllowed, NotFound
+from games import stakes
 from games.engine import BadRecord, make_rules, new_game
 from games.engine.codec import state_to_json
 from games.engine.shuffle import draw_first_dealer
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
 
-from . import notify, stakes
+from . import notify
 from .play import change_game
 
 TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60, 90, 120)

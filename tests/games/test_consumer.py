@@ -205,7 +205,7 @@ async def test_malformed_messages_get_errors_and_the_socket_stays_open(connect):
     assert await error_for("{not json") == "bad_json"
     # Nested too deep for the parser: still an error frame, not a crash.
     assert await error_for("[" * 4000) == "bad_json"
-    assert await error_for('{"a":' * 600 + "1" + "}" * 600) == "bad_json"
+    assert await error_for('{"a":' * 600 + "1" + "}" * 600) == "bad_message"
     assert await error_for('["ping"]') == "bad_message"
     assert await error_for('{"type": 7}') == "bad_message"
     assert await error_for('{"type": "dance", "id": "d1"}') == "unknown_type"

@@ -6,9 +6,8 @@ import pytest
 
 from coins import services as coins
 from coins.models import Entry
-from games import services
+from games import services, stakes
 from games.models import Game, Seat, Table
-from games.services import stakes
 from ratings.models import Rating, RatingChange
 from tests.ranked.helpers import (
     balances,
