@@ -11,10 +11,6 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.RemoveField(
-            model_name="actionreceipt",
-            name="game",
-        ),
-        migrations.RemoveField(
             model_name="seat",
             name="connections",
         ),
