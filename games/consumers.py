@@ -1,9 +1,9 @@
-"""The live table over WebSocket: parse, call a service, answer.
+"""The live table over WebSocket: parse, hand to the game's owner.
 
-Each connection joins one group: its seat's group, or the spectators' group,
-so every message it receives was built for exactly its seat (see
-``games.selectors.snapshot``). The protocol is written down in
-docs/protocol.md.
+A table's socket attaches to its game's owner (``games.live``), in this
+process or another: the owner sends it everything about the game, each
+message built for the socket's audience (its seat, or the spectators). The
+protocol is written down in docs/protocol.md.
 
 Every socket of a signed-in user also joins the groups ``user-<id>`` and
 ``session-<key>``, which carry one message: ``session.ended``, on which the

@@ -270,7 +270,10 @@ class GameOwner:
             self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
                 live.game_id
             )
-        texts = broadcast.update_texts(live, step, self.present(), self.ending)
+        # Built only for the audiences with a socket here: a view per seat
+        # costs more than the rest of the move.
+        wanted = {attached.audience for attached in self.sockets.values()}
+        texts = broadcast.update_texts(live, step, self.present(), self.ending, wanted)
         await self._send_each(texts)
         self._arm()
         if step.ends_game:

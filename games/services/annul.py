@@ -23,6 +23,7 @@ from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
 from config.errors import NotAllowed, NotFound
+from games import signals
 from games.live import hall, journal
 from games.models import Game
 from games.stakes import escrow_ref
@@ -56,7 +57,13 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
             live = journal.load(game_id)
             journal.write_sync(live, live.decide_abort(now))
             game.refresh_from_db()
+            table_id = game.table_id
             transaction.on_commit(lambda: hall.tell_owner(game_id, {"kind": "reload"}))
+            transaction.on_commit(
+                lambda: signals.game_ended.send(
+                    sender=Game, game_id=game_id, table_id=table_id
+                )
+            )
         else:
             _take_back_payouts(game, by)
         if game.table.stake:

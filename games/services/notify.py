@@ -22,3 +22,8 @@ def lobby_changed() -> None:
     async_to_sync(get_channel_layer().group_send)(
         LOBBY_GROUP, {"type": "lobby.changed"}
     )
+
+
+def lobby_on_game_end(sender, **kwargs) -> None:
+    """``games.signals.game_ended``: the lobby's list changed."""
+    lobby_changed()
