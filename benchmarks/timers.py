@@ -54,15 +54,29 @@ def start_one(port: int, env: dict, log_path: Path):
     import subprocess
 
     cmd = [
-        sys.executable, "-m", "uvicorn", "config.asgi:application",
-        "--host", "127.0.0.1", "--port", str(port), "--lifespan", "on",
-        "--no-access-log", "--log-level", "warning",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--lifespan",
+        "on",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
     with log_path.open("w") as log:
         return subprocess.Popen(
-            cmd, cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cmd,
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
-        )  # fmt: skip
+        )
 
 
 def create_games(count: int, turn: int) -> list[int]:

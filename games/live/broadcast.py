@@ -59,17 +59,21 @@ def snapshot(live: LiveGame, audience: Audience, common: dict) -> dict:
 
 
 def update_texts(
-    live: LiveGame, step: Step, present: Iterable[int], ending: dict | None = None
+    live: LiveGame,
+    step: Step,
+    present: Iterable[int],
+    ending: dict | None = None,
+    wanted: Iterable[Audience] | None = None,
 ) -> dict[Audience, str]:
     """The ``update`` after ``step`` (already committed to ``live``), as
-    JSON text for each audience."""
+    JSON text for each audience in ``wanted`` (default: every audience)."""
     common = shared(live, present, ending)
     events = step.public
     return {
         audience: encode(
             {"type": "update", "events": events, **snapshot(live, audience, common)}
-        )  # fmt: skip
-        for audience in audiences(live)
+        )
+        for audience in (audiences(live) if wanted is None else wanted)
     }
 
 
@@ -102,7 +106,7 @@ def presence_text(live: LiveGame, present: Iterable[int]) -> str:
             "type": "presence",
             "version": live.version,
             "seats": seats_json(live, present),
-        }  # fmt: skip
+        }
     )
 
 

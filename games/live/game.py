@@ -131,8 +131,9 @@ class LiveGame:
         deadline a move still counts as sent in time."""
         answered = self.answers.get((seat, client_id))
         if answered is not None:
-            return Step(events=[], state=self.state, deadline=self.deadline,
-                        answer=answered)  # fmt: skip
+            return Step(
+                events=[], state=self.state, deadline=self.deadline, answer=answered
+            )
         self.check_playing()
         if self.timed_out == (expected_version, seat):
             raise Late("your time ran out: the automatic move was made instead")
@@ -195,8 +196,14 @@ class LiveGame:
         event = self._event(
             self.version + 1, kind="abort", public=[{"type": "aborted"}], now=now
         )
-        return Step(events=[event], state=self.state, deadline=None, status=ABORTED,
-                    save_state=True, answer={})  # fmt: skip
+        return Step(
+            events=[event],
+            state=self.state,
+            deadline=None,
+            status=ABORTED,
+            save_state=True,
+            answer={},
+        )
 
     def decide_first_deal(self, now: datetime) -> Step:
         """The game's first deal (a new game is at version 0)."""
@@ -261,8 +268,9 @@ class LiveGame:
             cause=cause,
             action=action_to_json(action),
         )
-        step = Step(events=[event], state=after, deadline=None, cause=cause,
-                    seat=action.seat)  # fmt: skip
+        step = Step(
+            events=[event], state=after, deadline=None, cause=cause, seat=action.seat
+        )
         if after.phase == DEAL:
             self._deal_next(step, now)
         if step.state.is_over:
@@ -290,7 +298,7 @@ class LiveGame:
                 public=public,
                 now=now,
                 action={"deal": state.deal_index},
-            )  # fmt: skip
+            )
         )
         step.deal = {
             "index": state.deal_index,
@@ -315,9 +323,17 @@ class LiveGame:
         limit = self.timing.forfeit_after_timeouts
         return bool(limit) and self.timeouts[seat] + 1 >= limit
 
-    def _event(self, version: int, *, kind: str, public: list, now: datetime,
-               seat: int | None = None, cause: str = PLAYER,
-               action: dict | None = None) -> dict:  # fmt: skip
+    def _event(
+        self,
+        version: int,
+        *,
+        kind: str,
+        public: list,
+        now: datetime,
+        seat: int | None = None,
+        cause: str = PLAYER,
+        action: dict | None = None,
+    ) -> dict:
         return {
             "version": version,
             "kind": kind,

@@ -160,8 +160,9 @@ class Hall:
         (it is over): the consumer then answers from the database."""
         owner = await self.owner_here(game_id)
         if owner is not None:
-            await owner.attach(consumer.channel_name, LocalSink(consumer),
-                               audience, since)  # fmt: skip
+            await owner.attach(
+                consumer.channel_name, LocalSink(consumer), audience, since
+            )
             return True
         channel = await self.owner_channel(game_id)
         if channel is None:
@@ -171,10 +172,17 @@ class Hall:
             consumers = set()
         consumers.add(consumer)
         self.remote[game_id] = (channel, consumers)
-        await self._send_remote(channel, game_id, consumer.channel_name, {
-            "kind": "attach", "audience": audience, "since": since,
-            "channel": consumer.channel_name,
-        })  # fmt: skip
+        await self._send_remote(
+            channel,
+            game_id,
+            consumer.channel_name,
+            {
+                "kind": "attach",
+                "audience": audience,
+                "since": since,
+                "channel": consumer.channel_name,
+            },
+        )
         return True
 
     async def _attach_again(self, game_id: int) -> None:
@@ -212,8 +220,10 @@ class Hall:
             await self._send_remote(channel, game_id, key, {"kind": "detach"})
 
     async def _send_remote(self, channel, game_id, key, command) -> None:
-        await self.layer.send(channel, {"type": "hall.command", "game": game_id,
-                                        "key": key, "command": command})  # fmt: skip
+        await self.layer.send(
+            channel,
+            {"type": "hall.command", "game": game_id, "key": key, "command": command},
+        )
 
     # Owning
 
@@ -255,8 +265,9 @@ class Hall:
 
     async def _adopt(self, game_id: int) -> GameOwner | None:
         key = owner_key(game_id)
-        if not await self.redis.set(key, self.channel, nx=True,
-                                    px=int(LEASE_SECONDS * 1000)):  # fmt: skip
+        if not await self.redis.set(
+            key, self.channel, nx=True, px=int(LEASE_SECONDS * 1000)
+        ):
             return None
         live, recent = await sync_to_async(_load, thread_sensitive=False)(game_id)
         if live is None or live.status != PLAYING:
@@ -383,9 +394,12 @@ class Hall:
     async def think(self, state, deal_actions):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            bot_pool(), thinking.practice_move, state, deal_actions,
+            bot_pool(),
+            thinking.practice_move,
+            state,
+            deal_actions,
             settings.PULKA_PRACTICE_BOT_SAMPLES,
-        )  # fmt: skip
+        )
 
     def schedule_grace(self, game_id: int, seat: int, token: str) -> None:
         graces.schedule_grace(
@@ -458,8 +472,12 @@ def tell_owner(game_id: int, command: dict) -> None:
         client.close()
     layer = get_channel_layer()
     if channel:
-        message = {"type": "hall.command", "game": game_id, "key": None,
-                   "command": command}  # fmt: skip
+        message = {
+            "type": "hall.command",
+            "game": game_id,
+            "key": None,
+            "command": command,
+        }
         async_to_sync(layer.send)(channel, message)
     else:
         message = {"type": "hall.adopt", "game": game_id, "command": command}

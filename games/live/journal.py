@@ -45,8 +45,16 @@ TABLE = Table._meta.db_table
 SEAT = Seat._meta.db_table
 EVENT = GameEvent._meta.db_table
 DEAL_RECORD = DealRecord._meta.db_table
-EVENT_COLUMNS = ("version", "kind", "seat", "cause", "action", "public",
-                 "client_id", "created_at")  # fmt: skip
+EVENT_COLUMNS = (
+    "version",
+    "kind",
+    "seat",
+    "cause",
+    "action",
+    "public",
+    "client_id",
+    "created_at",
+)
 
 
 class Fenced(Exception):
@@ -85,7 +93,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
                     deal["salt"],
                     deal["commitment"],
                 ],
-            )  # fmt: skip
+            )
         )
     cards = sum(
         1 for e in step.events if e["kind"] == "action" and "card" in e["action"]
@@ -110,21 +118,21 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
         (
             f"UPDATE {GAME} SET {assignments} WHERE id = %s",
             [*game.values(), live.game_id],
-        )  # fmt: skip
+        )
     )
     if step.seat_left is not None:
         out.append(
             (
                 f'UPDATE {SEAT} SET "left" = true WHERE table_id = %s AND number = %s',
                 [live.table_id, step.seat_left],
-            )  # fmt: skip
+            )
         )
     if step.ends_game:
         out.append(
             (
                 f"UPDATE {TABLE} SET status = %s WHERE id = %s",
                 [step.status, live.table_id],
-            )  # fmt: skip
+            )
         )
     return out
 

@@ -165,9 +165,15 @@ class GameOwner:
             answer = await self._player_command(kind, command, attached.audience)
         except ApplicationError as error:
             await attached.sink.send_text(
-                broadcast.encode({"type": "error", "id": message_id,
-                                  "code": error.code, "message": str(error)})
-            )  # fmt: skip
+                broadcast.encode(
+                    {
+                        "type": "error",
+                        "id": message_id,
+                        "code": error.code,
+                        "message": str(error),
+                    }
+                )
+            )
             return
         await attached.sink.send_text(
             broadcast.encode({"type": "ack", "id": message_id, **(answer or {})})
@@ -300,9 +306,13 @@ class GameOwner:
 
     def sync(self, audience: int | None, since) -> dict:
         return broadcast.sync_message(
-            self.live, audience, self.present(), since, list(self.recent),
+            self.live,
+            audience,
+            self.present(),
+            since,
+            list(self.recent),
             self.ending,
-        )  # fmt: skip
+        )
 
     async def _send_each(self, texts: dict) -> None:
         for attached in list(self.sockets.values()):

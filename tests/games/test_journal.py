@@ -59,12 +59,13 @@ def test_an_ordinary_move_is_one_query(db):
     live = journal.load(game.pk)
     step = live.decide_play(
         live.state.turn,
-        first_legal(selectors.snapshot(game, selectors.seats_of(game),
-                                       live.state.turn)["view"]),
+        first_legal(
+            selectors.snapshot(game, selectors.seats_of(game), live.state.turn)["view"]
+        ),
         expected_version=live.version,
         client_id="q1",
         now=timezone.now(),
-    )  # fmt: skip
+    )
     assert not step.save_state and step.deal is None
     with CaptureQueriesContext(connection) as queries:
         journal.write_sync(live, step)

@@ -85,7 +85,7 @@ async def test_of_two_would_be_owners_exactly_one_writes_and_the_other_yields():
                 owner.handle(
                     {"kind": "action", "id": f"by-{n}", "version": 1, "action": action},
                     "player",
-                )  # fmt: skip
+                )
                 for n, owner in enumerate((old, new))
             )
         )
