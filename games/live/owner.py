@@ -127,10 +127,11 @@ class GameOwner:
             return
         live = self.live
         if live.status == PLAYING:
-            for seat in live.seats:
-                number = seat.number
-                person = not seat.bot and not seat.left
-                if person and number not in present and number not in self.absent:
+            # A player who was here and is gone has the grace period to come
+            # back; one who never came is played for by the turn timer.
+            for number in before - present:
+                seat = live.seats[number]
+                if not seat.bot and not seat.left and number not in self.absent:
                     self.absent[number] = secrets.token_hex(8)
                     self.hall.schedule_grace(live.game_id, number, self.absent[number])
         await self._send_all_same(broadcast.presence_text(live, present))
