@@ -28,6 +28,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.errors import ApplicationError, NotAllowed
+from games.errors import NotPlaying
 from games.live import broadcast, journal
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm
@@ -249,7 +250,11 @@ class GameOwner:
             if live.deadline is not None and live.deadline - now > EARLY:
                 self._arm()  # moved by an outage meanwhile: not due yet
                 return
-            await self._apply(live.decide_automatic(now, bot_action))
+            try:
+                await self._apply(live.decide_automatic(now, bot_action))
+            except ApplicationError as error:
+                # Nobody to tell: the game moved elsewhere or is gone.
+                logger.info("no move due in game %s: %s", live.game_id, error)
 
     # Applying
 
@@ -265,6 +270,10 @@ class GameOwner:
                 )
             else:
                 await self.hall.journal.write(live, step)
+        except journal.Gone:
+            logger.info("game %s was deleted; forgetting it", live.game_id)
+            self.hall.forget(self)
+            raise NotPlaying("this game no longer exists") from None
         except journal.Fenced:
             logger.warning("game %s was written elsewhere; reloading", live.game_id)
             await self.reload()
