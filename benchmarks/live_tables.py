@@ -32,9 +32,11 @@ What it does, all on 127.0.0.1:
 5. Prints moves per second, the move round trip (action sent to its ``ack``)
    and the echo round trip, p50 and p99, and the ratio of the p99s.
 
-The servers are stopped at the end, whatever happens. No Celery worker runs:
-the players move long before their timers (turn_seconds=120) would fire, but
-every move still sends its timer task to the broker, as in production.
+Every client also pings every 5 s, as the protocol asks. A socket that
+closes before its table is done counts as an error. The servers are stopped
+at the end, whatever happens. No Celery worker runs: the players move long
+before their timers (turn_seconds=120) would fire; each turn's timer is its
+game owner's alarm on the event loop, as in production.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ TURN_SECONDS = 120
 # accepts every connection waiting in the listen queue.
 CONNECT_AT_ONCE = 1
 STOP_TIMEOUT = 15
+PING_SECONDS = 5
 
 
 # The server side: this module is also what uvicorn serves.
@@ -331,6 +334,7 @@ async def play_seat(
     from websockets.exceptions import ConnectionClosed
 
     rng = random.Random(seed)
+    pinger = asyncio.get_running_loop().create_task(keep_alive(ws))
     snapshot = None
     pending: tuple[str, float] | None = None
     acted_on = None
@@ -383,8 +387,24 @@ async def play_seat(
             elif kind == "error":
                 stats.error(message["code"])
                 pending = None
-    except ConnectionClosed:
-        pass
+    except ConnectionClosed as closed:
+        if not table.done:
+            code = closed.rcvd.code if closed.rcvd else "none"
+            stats.error(f"closed {code}")
+    finally:
+        pinger.cancel()
+
+
+async def keep_alive(ws) -> None:
+    """Ping every 5 s, as the protocol asks of a client (docs/protocol.md)."""
+    from websockets.exceptions import ConnectionClosed
+
+    while True:
+        await asyncio.sleep(PING_SECONDS)
+        try:
+            await ws.send('{"type":"ping"}')
+        except ConnectionClosed:
+            return
 
 
 async def connect_all(urls_and_cookies, origin: str) -> list:
