@@ -19,6 +19,8 @@ export class TableState {
     this.snap = snapshot;
     this.pending = null; // {id, version, at}
     this.awaiting = null; // {version, since}: a newer version we know of
+    // The last trick completed, kept until the next one (across the end of
+    // a deal too: it is the trick a player most wants to look back at).
     this.lastTrick = null; // {cards, winner, version}
     this.seenEvents = snapshot.version;
     this.choosing = null; // the joker whose modes are offered
@@ -135,10 +137,6 @@ export class TableState {
     if (this.pending && message.version > this.pending.version) this.pending = null;
     if (this.awaiting && message.version >= this.awaiting.version) this.awaiting = null;
     if (this.choosing && !this.legalFor(this.choosing).length) this.choosing = null;
-    // A new deal: the last trick was of the one before.
-    if (this.lastTrick && this.view.phase !== "card" && this.view.trick_number === 0) {
-      this.lastTrick = null;
-    }
     out.redraw = true;
   }
 

@@ -33,7 +33,8 @@ export function startTable(config, snapshot) {
   commitments.remember(snapshot.commitments);
   const baseTitle = document.title;
   let trickAt = 0;
-  let wasMyTurn = state.myTurn();
+  // False at first, so that a page opened on its turn gives the focus too.
+  let wasMyTurn = false;
 
   const notices = new Notices(byId("notices"));
   const bar = new Bar(
