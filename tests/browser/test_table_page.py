@@ -174,6 +174,12 @@ def seat_names(page) -> dict[int, str]:
     )
 
 
+# The texts of the elements matching a selector that do not fit in them.
+CUT_NAMES = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((node) => node.scrollWidth > node.clientWidth + 1)
+  .map((node) => node.textContent)"""
+
+
 def no_horizontal_scroll(page) -> bool:
     return page.evaluate(
         "() => document.documentElement.scrollWidth <= window.innerWidth"
@@ -284,6 +290,7 @@ def test_a_whole_deal_by_keyboard(
         mobile.locator("#conn[data-state='online']").wait_for()
         mobile.locator("#felt .felt-trump").wait_for()
         assert no_horizontal_scroll(mobile)
+        assert mobile.evaluate(CUT_NAMES, "#felt .seat-name-text, #scoresheet th") == []
         mobile.screenshot(
             path=str(SCREENSHOTS / f"table-{name}-phone.png"), full_page=True
         )
@@ -293,11 +300,7 @@ def test_a_whole_deal_by_keyboard(
         form_top = mobile.locator(".lobby-create").bounding_box()["y"]
         assert tables_top < form_top
         # Names in the lobby's seat lists are whole, not cut.
-        cut = mobile.evaluate(
-            """() => [...document.querySelectorAll('.tseat-name')]
-                 .filter((n) => n.scrollWidth > n.clientWidth + 1).length"""
-        )
-        assert cut == 0
+        assert mobile.evaluate(CUT_NAMES, ".tseat-name") == []
     finally:
         phone.close()
 

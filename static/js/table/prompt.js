@@ -16,6 +16,16 @@ export class Prompt {
   }
 
   render(state) {
+    // Redrawn on every message: the keyboard stays on the same choice.
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    this.draw(state);
+    if (focused) {
+      const again = [...this.root.querySelectorAll("button")].find((b) => b.dataset.key === focused);
+      if (again) again.focus();
+    }
+  }
+
+  draw(state) {
     const snap = state.snap;
     const view = snap.view;
     const root = this.root;
@@ -71,6 +81,7 @@ export class Prompt {
       root.append(this.jokerChoices(state, canAct));
       const cancel = el("button", "secondary", gettext("Cancel"));
       cancel.type = "button";
+      cancel.dataset.key = "cancel";
       cancel.addEventListener("click", () => this.cancelJoker());
       root.append(cancel);
     } else if (view.phase === "card") {
@@ -84,6 +95,7 @@ export class Prompt {
     const node = el("button", className, label);
     node.type = "button";
     node.disabled = !enabled;
+    node.dataset.key = JSON.stringify(action);
     node.addEventListener("click", () => this.send(action));
     return node;
   }
