@@ -90,3 +90,9 @@ def test_the_profile_saved_message_is_in_the_new_language(client, django_user_mo
         saved = translation.gettext("Your profile is saved.")
     assert saved != "Your profile is saved."
     assert messages == [saved]
+
+
+def test_no_template_comment_reaches_the_page(client):
+    # Django's {# #} comments end on their own line; a longer one shows.
+    for url in [reverse("home"), reverse("games:lobby")]:
+        assert "{#" not in client.get(url).content.decode()

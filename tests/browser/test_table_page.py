@@ -58,6 +58,21 @@ def open_table(read_db, profile: str, options: dict) -> tuple[str, int]:
     return read_db(create)
 
 
+def open_waiting_table(read_db) -> int:
+    """Another player's table in the lobby, waiting, with a practice bot."""
+
+    def create():
+        host = get_user_model().objects.create_user(
+            username=f"host-with-a-rather-long-name-{uuid.uuid4().hex[:6]}",
+            password=DEFAULT_PASSWORD,
+        )
+        table = tables.table_create(user=host, profile="georgian-club")
+        tables.seat_add_bot(table_id=table.pk, user=host, number=1, bot="practice")
+        return table.pk
+
+    return read_db(create)
+
+
 def log_in(page, username: str) -> None:
     page.goto("/accounts/login/")
     page.get_by_label(re.compile(r"^Username:?$")).fill(username)
@@ -294,11 +309,15 @@ def test_a_whole_deal_by_keyboard(
         mobile.screenshot(
             path=str(SCREENSHOTS / f"table-{name}-phone.png"), full_page=True
         )
+        waiting = open_waiting_table(read_db)
         mobile.goto("/lobby/")
         assert no_horizontal_scroll(mobile)
-        tables_top = mobile.locator("#lobby-tables").bounding_box()["y"]
+        mobile.screenshot(path=str(SCREENSHOTS / "lobby-phone.png"), full_page=True)
+        card = mobile.locator(f"#table-{waiting}")
+        assert "Practice bot 2" in card.inner_text()
+        assert "Practice bot bot" not in card.inner_text()
         form_top = mobile.locator(".lobby-create").bounding_box()["y"]
-        assert tables_top < form_top
+        assert card.bounding_box()["y"] < form_top
         # Names in the lobby's seat lists are whole, not cut.
         assert mobile.evaluate(CUT_NAMES, ".tseat-name") == []
     finally:
