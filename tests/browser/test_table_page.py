@@ -123,6 +123,11 @@ FOCUSED = """() => {
 }"""
 
 
+CARD_NAME = re.compile(
+    r"^((\d+|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)|joker)$"
+)
+
+
 def keyboard_move(page, step: str) -> str:
     """Make the move the page asks for with the keyboard alone: the turn's
     first choice has the focus; a card is reached with the arrow keys."""
@@ -139,6 +144,8 @@ def keyboard_move(page, step: str) -> str:
                 break
             page.keyboard.press("ArrowRight")
         assert focused["legal"], "no legal card reached with the arrow keys"
+        # Read out as a card is named, never as a code like "J1".
+        assert CARD_NAME.match(focused["label"]), focused
     page.keyboard.press("Enter")
     return focused["label"]
 
@@ -189,6 +196,15 @@ def seat_names(page) -> dict[int, str]:
     )
 
 
+def overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
 # The texts of the elements matching a selector that do not fit in them.
 CUT_NAMES = """(selector) => [...document.querySelectorAll(selector)]
   .filter((node) => node.scrollWidth > node.clientWidth + 1)
@@ -236,6 +252,14 @@ def test_a_whole_deal_by_keyboard(
     for play in plays:
         assert play["pos"] == expected_position(play["seat"], 0, players), play
     assert {play["seat"] for play in plays} == set(range(players))
+
+    # The message that the deal is over has a line of its own: it covers
+    # neither the hand nor the scoresheet.
+    notice = page.locator("#notices")
+    assert "Deal 1 is over" in notice.inner_text()
+    box = notice.bounding_box()
+    for other in ("#hand", "#scoresheet-box", "#felt"):
+        assert not overlap(box, page.locator(other).bounding_box()), other
 
     # The last trick, on demand (the L key), with who played which card:
     # the deal's last cards on the felt.

@@ -164,6 +164,11 @@ export function startTable(config, snapshot) {
   }
 
   function render() {
+    const live = byId("live");
+    const active = document.activeElement;
+    // The keyboard is the table's unless the player is elsewhere on the page
+    // (the language form, the scoresheet's summary).
+    const keyboardHere = !active || active === document.body || live.contains(active);
     const snap = state.snap;
     const view = snap.view;
     const fresh = Date.now() - trickAt < TRICK_SHOWN_MS;
@@ -174,20 +179,23 @@ export function startTable(config, snapshot) {
     renderSheet(sheetBox, sheetModel());
     result.render(snap);
     renderButtons();
-    byId("live").classList.toggle("over", snap.status !== "playing");
+    live.classList.toggle("over", snap.status !== "playing");
     const mine = state.myTurn();
     document.title = (mine ? "● " : "") + baseTitle;
-    if (mine && !wasMyTurn) turnCame();
+    // A move to make and the focus lost with what was redrawn (or never
+    // given): it goes to the first choice, or the first card that may be
+    // played, so that a keyboard player never has to look for it.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (mine && state.canAct() && keyboardHere && lost) {
+      if (!prompt.focusFirstChoice()) hand.focusFirstLegal();
+    }
+    if (mine && !wasMyTurn) buzz();
     wasMyTurn = mine;
     tick();
   }
 
-  // The turn has come to the player: the keyboard goes to the first choice
-  // (unless the player is typing or reading elsewhere), and a phone buzzes.
-  function turnCame() {
-    const active = document.activeElement;
-    const free = !active || active === document.body || byId("live").contains(active);
-    if (free && !prompt.focusFirstChoice()) hand.focusFirstLegal();
+  // The turn has come to the player: a phone buzzes.
+  function buzz() {
     if (navigator.vibrate) {
       try {
         navigator.vibrate(80);
