@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from tests.factories import DEFAULT_PASSWORD
 from tests.games.test_table_pages import japanese_game, play_to_the_end
 
-from .test_table_page import log_in
+from .test_table_page import SCREENSHOTS, log_in
 
 
 def new_player():
@@ -69,3 +69,29 @@ def test_quick_play_waits_with_its_socket(page, read_db):
     pings = [frame for frame in sent if '"ping"' in frame]
     assert len(pings) >= 2, sent
     assert page.js_errors == []
+
+
+def test_the_live_table_in_georgian(page, server, read_db):
+    """What the page's script writes is Georgian too: bots' names, trump,
+    the seats' words; and no Mtavruli capital anywhere."""
+
+    def game():
+        user = new_player()
+        return user.username, japanese_game(user).table_id
+
+    username, table_id = read_db(game)
+    log_in(page, username)
+    page.context.add_cookies(
+        [{"name": "django_language", "value": "ka", "url": server}]
+    )
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#conn[data-state='online']").wait_for()
+    page.locator("#felt .felt-trump").wait_for()
+    text = page.locator("body").inner_text()
+    assert "ავტოპილოტი 2" in text
+    assert "Autopilot" not in text
+    assert "კოზირი" in text  # "Trump" on the felt
+    assert [c for c in text if "\u1c90" <= c <= "\u1cbf"] == []
+    assert page.js_errors == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "table-japanese-ka.png"), full_page=True)
