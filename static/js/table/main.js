@@ -6,6 +6,7 @@ import { byId } from "../lib/dom.js";
 import { gettext } from "../lib/i18n.js";
 import { openSocket } from "../lib/socket.js";
 import { clockOffset } from "../game/clock.js";
+import { errorText, eventText } from "../game/messages.js";
 import { seatName } from "../game/names.js";
 import { premiumTracker } from "../game/premium.js";
 import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
@@ -14,7 +15,7 @@ import { renderSheet } from "../views/scoresheet.js";
 import { Bar } from "./bar.js";
 import { Felt } from "./felt.js";
 import { Hand } from "./hand.js";
-import { Notices, errorText, eventText } from "./notices.js";
+import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
 import { CommitmentStore, Result } from "./result.js";
 
