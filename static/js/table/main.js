@@ -34,7 +34,8 @@ export function startTable(config, snapshot) {
   commitments.remember(snapshot.commitments);
   const baseTitle = document.title;
   let trickAt = 0;
-  // False at first, so that a page opened on its turn gives the focus too.
+  // Whether the move was the player's at the last redraw: a phone buzzes
+  // when it becomes so.
   let wasMyTurn = false;
 
   const notices = new Notices(byId("notices"));
