@@ -47,6 +47,7 @@ test-js:
 lint: $(STAMP) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 lint-js: $(NODE_STAMP)
 	npx --no-install eslint .

@@ -55,14 +55,17 @@ def _tell(group: str, code: int, reason: str) -> None:
 
 def end_session_sockets(session_key: str) -> None:
     """The session logged out: its sockets close and act no more."""
-    cache.set(_session_ended_key(session_key), True, settings.SESSION_COOKIE_AGE)
+    cache.set(_session_ended_key(session_key), 1, settings.SESSION_COOKIE_AGE)
     _tell(session_group(session_key), CLOSE_SIGNED_OUT, SIGNED_OUT)
 
 
 def end_user_sockets(user_id: int, *, banned: bool) -> None:
     """Every socket the user has open now closes and acts no more (a
     password change, a deactivation)."""
-    cache.set(_user_cut_key(user_id), time.time(), settings.SESSION_COOKIE_AGE)
+    # In milliseconds, an integer: the cache stores integers as they are,
+    # so that ``still_signed_in_async`` reads them without unpickling.
+    cut = int(time.time() * 1000)
+    cache.set(_user_cut_key(user_id), cut, settings.SESSION_COOKIE_AGE)
     if banned:
         _tell(user_group(user_id), CLOSE_FORBIDDEN, BANNED)
     else:
@@ -79,4 +82,18 @@ def still_signed_in(session_key: str | None, user_id: int, since: float) -> bool
     if session_key and found.get(_session_ended_key(session_key)):
         return False
     cut = found.get(_user_cut_key(user_id))
-    return cut is None or cut < since
+    return cut is None or cut < since * 1000
+
+
+async def still_signed_in_async(
+    redis, session_key: str | None, user_id: int, since: float
+) -> bool:
+    """``still_signed_in`` read on the event loop, with ``redis`` (an
+    asyncio client of the cache's Redis, answers decoded)."""
+    keys = [cache.make_key(_user_cut_key(user_id))]
+    if session_key:
+        keys.append(cache.make_key(_session_ended_key(session_key)))
+    found = await redis.mget(keys)
+    if session_key and found[1] is not None and int(found[1]):
+        return False
+    return found[0] is None or int(found[0]) < since * 1000

@@ -156,7 +156,7 @@ def start_server(port: int, workers: int, env: dict, log_path: Path):
         sys.executable, "-m", "uvicorn", "live_tables:make_application", "--factory",
         "--app-dir", str(Path(__file__).resolve().parent),
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-        "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+        "--lifespan", "on", "--no-access-log", "--log-level", "warning",
     ]  # fmt: skip
     with log_path.open("w") as log:
         return subprocess.Popen(

@@ -16,6 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.live.lifespan import lifespan  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
@@ -24,6 +25,7 @@ from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E4
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        "lifespan": lifespan,
         "websocket": AllowedHostsOriginValidator(
             FloodGate(
                 AuthMiddlewareStack(

@@ -29,7 +29,7 @@ from games.services.annul import game_annul
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["number", "user", "bot", "left", "connections", "disconnected_at"]
+    fields = ["number", "user", "bot", "left"]
     readonly_fields = fields
     can_delete = False
 

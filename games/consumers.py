@@ -1,9 +1,9 @@
-"""The live table over WebSocket: parse, call a service, answer.
+"""The live table over WebSocket: parse, hand to the game's owner.
 
-Each connection joins one group: its seat's group, or the spectators' group,
-so every message it receives was built for exactly its seat (see
-``games.selectors.snapshot``). The protocol is written down in
-docs/protocol.md.
+A table's socket attaches to its game's owner (``games.live``), in this
+process or another: the owner sends it everything about the game, each
+message built for the socket's audience (its seat, or the spectators). The
+protocol is written down in docs/protocol.md.
 
 Every socket of a signed-in user also joins the groups ``user-<id>`` and
 ``session-<key>``, which carry one message: ``session.ended``, on which the
@@ -14,7 +14,6 @@ user cannot connect.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 
@@ -28,17 +27,12 @@ from accounts.sockets import (
     BANNED,
     CLOSE_FORBIDDEN,
     session_group,
-    still_signed_in,
+    still_signed_in_async,
     user_group,
 )
-from config.errors import ApplicationError
-from games import selectors, services, socket_limits
-from games.services import notify
-from games.services.notify import LOBBY_GROUP, seat_group, spectator_group
-
-# An action's answer follows the update it caused (docs/protocol.md); should
-# that update never reach the socket, the answer goes out after this long.
-ACK_WAIT_SECONDS = 2.0
+from games import selectors, socket_limits
+from games.live.hall import hall
+from games.services.notify import LOBBY_GROUP
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404
@@ -154,23 +148,21 @@ class UserSocketMixin:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
 
-    def signed_in_still(self) -> bool:
-        """(Sync.) Whether this socket's session may still act."""
-        return still_signed_in(self.session_key, self.scope["user"].pk, self.opened_at)
-
     async def session_ended(self, event):
         await self.close(code=event["code"], reason=event["reason"])
 
 
 class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+    """One socket at a live table: parse, hand to the game's owner.
+
+    Everything the socket is sent about the game (syncs, updates, presence,
+    answers) comes from the owner (``games.live``), in this process or
+    through the channel layer (``table_text``).
+    """
+
     game_id: int
     seat: int | None = None
-    group: str | None = None
-    # The newest game version passed on to this socket (in a sync or an
-    # update), and the answer to an action that waits for its update.
-    version_sent: int = -1
-    held_ack: dict | None = None
-    held_ack_timer: asyncio.TimerHandle | None = None
+    attached = False
 
     async def connect(self):
         user = self.scope["user"]
@@ -188,29 +180,17 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.seat = access.seat
-        if self.seat is None:
-            self.group = spectator_group(self.game_id)
-        else:
-            self.group = seat_group(self.game_id, self.seat)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        if self.seat is not None:
-            await database_sync_to_async(services.seat_connected)(
-                game_id=self.game_id, seat=self.seat
-            )
-        await self.send_sync(since=None)
+        self.hall = await hall()
+        self.attached = await self.hall.attach(self.game_id, self, self.seat, None)
+        if not self.attached:
+            await self.send_stored_sync(None)
 
     async def disconnect(self, code):
-        if self.held_ack_timer is not None:
-            self.held_ack_timer.cancel()
         await self.leave_user_group()
-        if self.group is None:
-            return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.seat is not None:
-            await database_sync_to_async(services.seat_disconnected)(
-                game_id=self.game_id, seat=self.seat
-            )
+        if self.attached:
+            self.attached = False
+            await self.hall.detach(self.game_id, self)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
@@ -221,7 +201,8 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             return
         try:
             message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            # RecursionError: brackets nested too deep to parse.
             await self.send_error(None, "bad_json", "the message is not JSON")
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -232,7 +213,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         handler = self.HANDLERS.get(message["type"])
         if handler is None:
             await self.send_error(
-                message.get("id"), "unknown_type", f"unknown type {message['type']!r}"
+                _an_id(message), "unknown_type", f"unknown type {message['type']!r}"
             )
             return
         await handler(self, message)
@@ -241,48 +222,38 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
 
     async def on_ping(self, message):
         await self.send_json({"type": "pong"})
+        await self.tell_owner({"kind": "heard"})
 
     async def on_sync(self, message):
         since = message.get("version")
         if since is not None and type(since) is not int:
             await self.send_error(None, "bad_message", "'version' must be an integer")
             return
-        await self.send_sync(since=since)
+        if self.attached:
+            await self.tell_owner({"kind": "sync", "since": since})
+        else:
+            await self.send_stored_sync(since)
 
     async def on_action(self, message):
         client_id, version = message.get("id"), message.get("version")
         if not _valid_id(client_id) or type(version) is not int:
             await self.send_error(
-                client_id,
+                _an_id(message),
                 "bad_message",
                 "an action needs a string 'id' and a 'version'",
             )
             return
-        await self.call(
+        await self.play(
             client_id,
-            services.game_act,
-            game_id=self.game_id,
-            user=self.scope["user"],
-            action=message.get("action"),
-            expected_version=version,
-            client_id=client_id,
-        )
+            {"kind": "action", "id": client_id, "version": version,
+             "action": message.get("action")},
+        )  # fmt: skip
 
     async def on_resign(self, message):
-        await self.call(
-            message.get("id"),
-            services.game_resign,
-            game_id=self.game_id,
-            user=self.scope["user"],
-        )
+        await self.play(_an_id(message), {"kind": "resign", "id": _an_id(message)})
 
     async def on_abort(self, message):
-        await self.call(
-            message.get("id"),
-            services.game_abort,
-            game_id=self.game_id,
-            user=self.scope["user"],
-        )
+        await self.play(_an_id(message), {"kind": "abort", "id": _an_id(message)})
 
     HANDLERS = {
         "ping": on_ping,
@@ -292,118 +263,70 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         "abort": on_abort,
     }
 
-    # Server messages
-
-    async def call(self, message_id, service, /, **kwargs):
-        # message_id is positional-only: game_act takes a client_id keyword.
+    async def play(self, message_id, command: dict):
         if self.seat is None:
             await self.send_error(message_id, "not_allowed", "spectators cannot play")
             return
-        try:
-            # Off the process's one thread of sync calls: moves of different
-            # games then overlap their waits on the database, and one game's
-            # moves still go one at a time under its row lock.
-            answer, sends = await database_sync_to_async(
-                _keeping_sends(service, self.signed_in_still), thread_sensitive=False
-            )(**kwargs)
-        except ApplicationError as error:
-            await self.send_error(message_id, error.code, str(error))
-            if error.code == SIGNED_OUT:
-                await self.close(code=CLOSE_ANONYMOUS, reason="signed out")
+        if not self.attached:
+            await self.send_error(message_id, "not_playing", "the game is over")
             return
-        # This socket's own update first, straight from here; then the
-        # answer; then the broadcast, whose copy of that update this socket
-        # drops (table_message).
-        for group, message in sends:
-            if group == self.group and message and message["type"] == "update":
-                await self.send_state(message)
-        await self.answer(message_id, answer)
-        await notify.publish(sends)
+        user_id = self.scope["user"].pk
+        if not await still_signed_in_async(
+            self.hall.redis, self.session_key, user_id, self.opened_at
+        ):
+            await self.send_error(
+                message_id, SIGNED_OUT, "you have signed out: sign in again"
+            )
+            await self.close(code=CLOSE_ANONYMOUS, reason="signed out")
+            return
+        await self.tell_owner(command)
 
-    async def answer(self, message_id, answer: dict | None):
-        """Send the answer to an action after the update it caused."""
-        ack = {"type": "ack", "id": message_id, **(answer or {})}
-        version = ack.get("version")
-        if version is not None and version > self.version_sent:
-            # The update of that version is on its way to this socket through
-            # the seat's group: the answer follows right behind it.
-            await self.hold_ack(ack)
-        else:
-            # Its update, if any, is already out (an abort's answer names no
-            # version; its update went out just before, from call()).
-            await self.send_json(ack)
+    async def tell_owner(self, command: dict):
+        if self.attached:
+            await self.hall.command(self.game_id, self.channel_name, command)
 
-    async def hold_ack(self, ack: dict):
-        await self.release_ack()
-        self.held_ack = ack
-        self.held_ack_timer = asyncio.get_running_loop().call_later(
-            ACK_WAIT_SECONDS, lambda: asyncio.ensure_future(self.release_ack())
-        )
+    # Server messages
 
-    async def release_ack(self):
-        """Send the answer being held, if any."""
-        ack, self.held_ack = self.held_ack, None
-        if self.held_ack_timer is not None:
-            self.held_ack_timer.cancel()
-            self.held_ack_timer = None
-        if ack is not None:
-            await self.send_json(ack)
-
-    async def send_json(self, content, close=False):
-        # A broadcast can race the client's close; the ASGI server then raises
-        # an OSError. Let it pass: the websocket.disconnect that follows must
-        # still reach disconnect(), or the seat would stay connected for good.
-        try:
-            await super().send_json(content, close=close)
-        except OSError:
-            pass
-
-    async def send_sync(self, since):
+    async def send_stored_sync(self, since):
+        """A sync read from the database, for a game nobody owns (over)."""
         data = await database_sync_to_async(selectors.sync_message)(
             self.game_id, self.seat, since
         )
-        await self.send_state(data)
+        await self.send_json(data)
 
-    async def send_state(self, message: dict):
-        """Pass on a sync or an update, then any answer that waited for it."""
-        await self.send_json(message)
-        self.version_sent = max(self.version_sent, message["version"])
-        if self.held_ack is not None and self.held_ack["version"] <= self.version_sent:
-            await self.release_ack()
+    async def send_json(self, content, close=False):
+        await self.send_text(json.dumps(content), close=close)
+
+    async def send_text(self, text: str, close=False):
+        # A send can race the client's close; the ASGI server then raises an
+        # OSError. Let it pass: the websocket.disconnect that follows must
+        # still reach disconnect().
+        try:
+            await self.send(text_data=text, close=close)
+        except OSError:
+            pass
 
     async def send_error(self, client_id, code: str, message: str):
         await self.send_json(
             {"type": "error", "id": client_id, "code": code, "message": message}
         )
 
-    async def table_message(self, event):
-        message = event["message"]
-        if message["type"] == "update":
-            if message["version"] <= self.version_sent:
-                return  # already passed on: this socket's own move
-            await self.send_state(message)
-        else:
-            await self.send_json(message)
+    async def table_text(self, event):
+        """A message from the game's owner in another process."""
+        await self.send_text(event["text"])
+
+    async def table_close(self, event):
+        await self.close(code=event["code"])
 
 
 # The error code of an action sent after its session ended.
 SIGNED_OUT = "signed_out"
 
 
-def _keeping_sends(service, signed_in_still):
-    """``service`` returning its answer and the broadcasts it kept back;
-    refused, with nothing done, once the socket's session has ended."""
-
-    def call(**kwargs):
-        if not signed_in_still():
-            raise ApplicationError(
-                "you have signed out: sign in again", code=SIGNED_OUT
-            )
-        with notify.sends_kept() as sends:
-            answer = service(**kwargs)
-        return answer, sends
-
-    return call
+def _an_id(message: dict):
+    """The message's id if it is a valid one (an error names it), else None."""
+    value = message.get("id")
+    return value if _valid_id(value) else None
 
 
 def _size(raw: str | bytes) -> int:

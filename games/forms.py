@@ -11,9 +11,9 @@ from django.utils.translation import ngettext
 from games.engine import BadRecord, make_rules
 from games.engine.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
 from games.models import Table
-from games.services.stakes import STAKE_CHOICES
 from games.services.tables import TURN_SECONDS_CHOICES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
+from games.stakes import STAKE_CHOICES
 from ratings.categories import CATEGORY_CHOICES, DEFAULT_CATEGORY, preset
 
 PROFILE_LABELS = {

@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name
-from games.engine import make_rules
+from games.engine import apply, make_rules
+from games.engine.actions import Deal, action_from_json
 from games.engine.codec import state_from_json
 from games.engine.rules import PROFILE_NAMES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
@@ -119,11 +120,6 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=16, choices=Bot.choices, blank=True, default="")
     left = models.BooleanField(default=False)
-    connections = models.PositiveSmallIntegerField(default=0)
-    # Changes on every disconnect, so a grace timer set for an earlier
-    # disconnect can tell that the player came back in between.
-    disconnect_token = models.CharField(max_length=32, blank=True, default="")
-    disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -161,12 +157,16 @@ class Seat(models.Model):
 
 
 class Game(models.Model):
-    """The game played at a table: the engine state and its version.
+    """The game played at a table: a snapshot of the engine state, and its
+    version.
 
-    ``version`` counts the events applied so far; every change happens under
-    a row lock with the version checked (see ``games.services``). An
-    operator may annul a game (``games.services.annul``): it then counts for
-    nothing, neither in ratings nor in Domino Coin.
+    ``version`` counts the events applied so far. ``state`` is the state as
+    of ``state_version``, saved when a deal or the game ends (and now and
+    then): the state now is that snapshot with the later events applied
+    (``engine_state``). While the game is live, one process owns it and
+    writes its events (``games.live``). An operator may annul a game
+    (``games.services.annul``): it then counts for nothing, neither in
+    ratings nor in Domino Coin.
     """
 
     class Status(models.TextChoices):
@@ -181,6 +181,7 @@ class Game(models.Model):
     )
     first_dealer = models.PositiveSmallIntegerField()
     state = models.JSONField()
+    state_version = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
     # When the seat to move runs out of time (None while a bot is to move).
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -212,7 +213,16 @@ class Game(models.Model):
         return f"Game {self.pk}"
 
     def engine_state(self):
-        return state_from_json(self.state)
+        """The state at ``version``: the snapshot, and the events after it."""
+        state = state_from_json(self.state)
+        if self.version == self.state_version:
+            return state
+        later = list(
+            GameEvent.objects.filter(game_id=self.pk, version__gt=self.state_version)
+            .order_by("version")
+            .values_list("kind", "action")
+        )
+        return replay_events(self.pk, state, later)
 
     @property
     def escrow_ref(self) -> str:
@@ -270,37 +280,26 @@ class GameEvent(models.Model):
     action = models.JSONField(null=True, blank=True)
     # What everyone may know about the step (games.engine.events).
     public = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # The player's own id for the action (docs/protocol.md): a resend with
+    # the same id is answered from this row and applied at most once.
+    client_id = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["game", "version"]
         constraints = [
+            # The fence of ownership: of two processes writing the same
+            # step, one fails here and learns that it does not own the game.
             models.UniqueConstraint(fields=["game", "version"], name="event_version"),
-        ]
-
-    def __str__(self) -> str:
-        return f"Game {self.game_id} v{self.version}: {self.kind}"
-
-
-class ActionReceipt(models.Model):
-    """The answer to a client's action id, so that a resent action is applied
-    at most once and the retry gets the original answer."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
-    seat = models.PositiveSmallIntegerField()
-    client_id = models.CharField(max_length=64)
-    answer = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
             models.UniqueConstraint(
-                fields=["game", "seat", "client_id"], name="one_answer_per_action_id"
+                fields=["game", "seat", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="one_event_per_action_id",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.game_id} seat {self.seat}: {self.client_id}"
+        return f"Game {self.game_id} v{self.version}: {self.kind}"
 
 
 class Ban(models.Model):
@@ -357,3 +356,28 @@ class HandsRead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.by} read {self.what} of game {self.game_id}"
+
+
+def replay_events(game_id: int, state, events: list[tuple[str, dict]]):
+    """``state`` with the game's ``events`` (kind, action) applied in order."""
+    deals = {}
+    if any(kind == GameEvent.Kind.DEAL for kind, _ in events):
+        deals = {
+            record.index: deal_of(record)
+            for record in DealRecord.objects.filter(game_id=game_id)
+        }
+    for kind, action in events:
+        if kind == GameEvent.Kind.DEAL:
+            state = apply(state, deals[action["deal"]])
+        elif kind == GameEvent.Kind.ACTION:
+            state = apply(state, action_from_json(action))
+    return state
+
+
+def deal_of(record: DealRecord):
+    """A stored deal as the engine's ``Deal``."""
+    return Deal(
+        tuple(tuple(hand) for hand in record.hands),
+        record.turned or None,
+        tuple(tuple(tuple(column) for column in own) for own in record.columns),
+    )

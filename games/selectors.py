@@ -12,9 +12,8 @@ from django.db.models import Q
 
 from coins.models import Account, Entry
 from games import fairness, rows
-from games.engine.actions import Deal
 from games.engine.view import view
-from games.models import DealRecord, Game, GameEvent, Seat, Table
+from games.models import Game, GameEvent, Seat, Table, deal_of
 
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
@@ -28,13 +27,15 @@ def seats_of(game: Game) -> list[Seat]:
 
 
 def seats_json(seats: list[Seat]) -> list[dict]:
+    """The seats as a stored snapshot shows them: who is connected is known
+    only to the game's owner (``games.live``), so people show as away."""
     return [
         {
             "number": seat.number,
             "name": seat.display_name,
             "bot": seat.bot,
             "left": seat.left,
-            "connected": bool(seat.bot) or seat.connections > 0,
+            "connected": bool(seat.bot),
         }
         for seat in seats
     ]
@@ -140,14 +141,6 @@ def coin_nets(
 def game_coin_nets(game: Game, seats: list[Seat] | None = None) -> list[int] | None:
     """``coin_nets`` of one game; None unless it finished with a stake."""
     return coin_nets([game], None if seats is None else {game.pk: seats}).get(game.pk)
-
-
-def deal_of(record: DealRecord) -> Deal:
-    return Deal(
-        tuple(tuple(hand) for hand in record.hands),
-        record.turned or None,
-        tuple(tuple(tuple(column) for column in own) for own in record.columns),
-    )
 
 
 def events_since(game: Game, version: int) -> list[dict]:

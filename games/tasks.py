@@ -1,7 +1,9 @@
-"""Timers as Celery tasks: thin, idempotent re-checks of a locked game.
+"""The jobs of record that outlive a server process, as Celery tasks.
 
-Each task names the game version it was set for; the service it calls does
-nothing when the game has moved on, so a task delivered twice acts once.
+A game's moves and timers belong to its owner (``games.live``); what must
+happen even when that process is gone runs here and hands the game to an
+owner: a disconnected player's grace running out, and the beat's sweep of
+games no server owns.
 """
 
 from __future__ import annotations
@@ -12,19 +14,11 @@ from games import services
 
 
 @shared_task(ignore_result=True)
-def advance_overdue(game_id: int, version: int) -> bool:
-    return services.game_advance_overdue(game_id=game_id, version=version)
-
-
-@shared_task(ignore_result=True)
-def grace_expired(game_id: int, seat: int, token: str) -> bool:
-    return services.seat_grace_expired(game_id=game_id, seat=seat, token=token)
+def grace_expired(game_id: int, seat: int, token: str) -> None:
+    services.seat_grace_over(game_id=game_id, seat=seat, token=token)
 
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
-    """Periodic (celery beat): moves and grace periods whose task was lost."""
-    return {
-        "moves": services.sweep_overdue(),
-        "left": services.sweep_disconnected(),
-    }
+    """Periodic (celery beat): games being played that nobody owns."""
+    return {"handed_over": services.hand_over_unowned()}

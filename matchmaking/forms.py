@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.services.stakes import STAKE_CHOICES
+from games.stakes import STAKE_CHOICES
 from ratings.categories import CATEGORY_CHOICES, DEFAULT_CATEGORY
 
 

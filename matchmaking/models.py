@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.services.stakes import STAKE_CHOICES
+from games.stakes import STAKE_CHOICES
 from ratings.categories import CATEGORY_CHOICES
 
 STAKE_FIELD_CHOICES = [(stake, str(stake)) for stake in STAKE_CHOICES]

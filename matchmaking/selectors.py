@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Table
-from games.services.stakes import STAKE_CHOICES
+from games.stakes import STAKE_CHOICES
 from matchmaking.grouping import window
 from matchmaking.models import Match, PoolEntry
 from ratings.categories import CATEGORIES

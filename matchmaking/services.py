@@ -26,7 +26,7 @@ from django.utils import timezone
 from config.errors import ApplicationError, NotAllowed
 from games.models import Table
 from games.services import seat_take, table_create
-from games.services.stakes import STAKE_CHOICES, check_may_sit
+from games.stakes import STAKE_CHOICES, check_may_sit
 from matchmaking import notify
 from matchmaking.errors import AlreadyWaiting, NotWaiting
 from matchmaking.grouping import Waiting, form_groups, window

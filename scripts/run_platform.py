@@ -46,7 +46,7 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
     return {
         "web": [
             python, "-m", "uvicorn", "config.asgi:application",
-            "--host", host, "--port", str(port), "--lifespan", "off",
+            "--host", host, "--port", str(port), "--lifespan", "on",
             *uvicorn_limits(),
         ],
         "worker": [

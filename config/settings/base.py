@@ -263,7 +263,14 @@ LOGGING = {
 PULKA_BOT_MOVE_SECONDS = env.float("PULKA_BOT_MOVE_SECONDS", default=1.0)
 # Seconds a disconnected player keeps the seat before leaving the game.
 PULKA_DISCONNECT_GRACE_SECONDS = env.float("PULKA_DISCONNECT_GRACE_SECONDS", default=60)
-# The sweep acts on timers this many seconds late (their task was lost).
+# A move that arrives this many seconds after its deadline still counts
+# (the network's lag); the timeout move is made when this is over too.
+PULKA_MOVE_LAG_SECONDS = env.float("PULKA_MOVE_LAG_SECONDS", default=0.25)
+# A live socket not heard from for this long is gone (clients ping every 5 s).
+PULKA_SOCKET_SILENCE_SECONDS = env.float("PULKA_SOCKET_SILENCE_SECONDS", default=15)
+# Processes the practice bots think in, per server process.
+PULKA_BOT_PROCESSES = env.int("PULKA_BOT_PROCESSES", default=1)
+# The sweep hands a game over when it is this many seconds overdue or unowned.
 PULKA_SWEEP_MARGIN_SECONDS = env.float("PULKA_SWEEP_MARGIN_SECONDS", default=5)
 PULKA_SWEEP_EVERY_SECONDS = env.float("PULKA_SWEEP_EVERY_SECONDS", default=10)
 # Monte Carlo samples per decision of a practice bot.

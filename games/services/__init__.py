@@ -1,22 +1,19 @@
-"""Every write of live play goes through these functions.
+"""Every write of live play outside a game's owner goes through these.
 
-Pages, the API, the admin, WebSocket consumers and Celery tasks call them;
-none of those writes models directly.
+Pages, the API, the admin and Celery tasks call them; none of those writes
+models directly. Moves made at a live table go through the game's owner
+(``games.live``), which decides and writes them the same way.
 """
 
 from .play import (
+    change_game,
     game_abort,
     game_act,
     game_advance_overdue,
     game_call_off,
     game_resign,
-    sweep_overdue,
-)
-from .presence import (
-    seat_connected,
-    seat_disconnected,
-    seat_grace_expired,
-    sweep_disconnected,
+    hand_over_unowned,
+    seat_grace_over,
 )
 from .tables import (
     seat_add_bot,
@@ -28,20 +25,18 @@ from .tables import (
 )
 
 __all__ = [
+    "change_game",
     "game_abort",
     "game_act",
     "game_advance_overdue",
     "game_call_off",
     "game_resign",
+    "hand_over_unowned",
     "seat_add_bot",
-    "seat_connected",
-    "seat_disconnected",
-    "seat_grace_expired",
+    "seat_grace_over",
     "seat_leave",
     "seat_remove_bot",
     "seat_take",
-    "sweep_disconnected",
-    "sweep_overdue",
     "table_create",
     "table_create_seated",
 ]

@@ -22,13 +22,12 @@ from django.utils import timezone
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
-from config.errors import NotAllowed
+from config.errors import NotAllowed, NotFound
+from games import signals
+from games.live import hall, journal
 from games.models import Game
+from games.stakes import escrow_ref
 from ratings import services as ratings
-
-from .play import locked_game
-from .stakes import escrow_ref
-from .stepping import stop_game
 
 
 def game_annul(*, game_id: int, by, now=None) -> bool:
@@ -40,13 +39,31 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("table")
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
         if game.status == Game.Status.ANNULLED:
             return False
         if game.status == Game.Status.ABORTED:
             raise NotAllowed("the game was called off: there is nothing to annul")
         if game.status == Game.Status.PLAYING:
-            stop_game(game)
+            # Stopped with an abort event, as a game called off is; the
+            # owner is told to read it again.
+            live = journal.load(game_id)
+            journal.write_sync(live, live.decide_abort(now))
+            game.refresh_from_db()
+            table_id = game.table_id
+            transaction.on_commit(lambda: hall.tell_owner(game_id, {"kind": "reload"}))
+            transaction.on_commit(
+                lambda: signals.game_ended.send(
+                    sender=Game, game_id=game_id, table_id=table_id
+                )
+            )
         else:
             _take_back_payouts(game, by)
         if game.table.stake:

@@ -1,38 +1,51 @@
-"""Actions in a game in progress: moves, resigning, aborting, timeouts."""
+"""Steps of a game made outside a server: scripts, the site, the worker.
+
+While a game is live its owner (``games.live``) applies the players' moves.
+These functions make the same steps, decided by the same ``LiveGame`` and
+written by the same statements, for code that runs outside the owner: the
+demo seeder and scripted games, operators' actions, a tournament called
+off. Each holds the game's row lock for its transaction (so two of them go
+one after the other), is fenced against the owner by the events' unique
+version, and tells the owner to read the game again once it commits.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ApplicationError, NotAllowed, NotFound
-from games import rows
-from games.bots import automatic_move
-from games.engine import EngineError
-from games.engine.actions import Resign, action_from_json
-from games.errors import NotPlaying, StaleVersion
-from games.models import Game, GameEvent, Seat
-from games.selectors import seats_of
-
-from . import stakes
-from .stepping import commit_game, step, stop_game
+from config.errors import NotAllowed, NotFound
+from games.live import hall, journal, thinking
+from games.live.game import PLAYER, LiveGame, Step
+from games.models import Game
 
 
-def locked_game(game_id: int) -> Game:
-    """The game with its row locked until the transaction ends."""
-    game = rows.lock_game(game_id)
-    if game is None:
-        raise NotFound(f"there is no game {game_id}")
-    return game
+def change_game(
+    game_id: int, decide: Callable[[LiveGame], Step], *, client_id: str | None = None
+) -> Step:
+    """Decide a step on the game as stored, and write it (with what the
+    game's end settles, when it ends it)."""
+    with transaction.atomic():
+        if not Game.objects.select_for_update().filter(pk=game_id).exists():
+            raise NotFound(f"there is no game {game_id}")
+        live = journal.load(game_id, client_id=client_id)
+        step = decide(live)
+        if step.events:
+            if step.ends_game:
+                journal.finish_sync(live, step)
+            else:
+                journal.write_sync(live, step)
+            transaction.on_commit(lambda: hall.tell_owner(game_id, {"kind": "reload"}))
+    return step
 
 
-def _seat_of(seats: list[Seat], user) -> Seat:
-    for seat in seats:
+def _seat_of(live: LiveGame, user) -> int:
+    for seat in live.seats:
         if seat.user_id == user.pk:
-            return seat
+            return seat.number
     raise NotAllowed("you have no seat in this game")
 
 
@@ -45,178 +58,103 @@ def game_act(
     client_id: str,
     now=None,
 ) -> dict:
-    """Apply ``user``'s action, given as a record action without ``seat``.
-
-    Locks the game row; refuses (``StaleVersion``) unless ``expected_version``
-    is the current version, so that of two actions sent at once on the same
-    state exactly one is applied. ``client_id`` makes a resend idempotent: a
-    second request with the same id gets the first answer and changes nothing.
-    """
+    """Apply ``user``'s action (a record action without ``seat``), chosen
+    on ``expected_version``; ``client_id`` makes a resend apply once."""
     now = now or timezone.now()
-    with transaction.atomic():
-        # Read once under the lock: whose seat this is, who moves next, the
-        # names the broadcast shows, and whether this action id was answered.
-        game, seats, answers = rows.lock_for_move(game_id, client_id)
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
-        seat = _seat_of(seats, user)
-        if seat.number in answers:
-            return answers[seat.number]
-        if game.status != Game.Status.PLAYING:
-            raise NotPlaying("the game is over")
-        if expected_version != game.version:
-            raise StaleVersion(
-                f"the game is at version {game.version}, not {expected_version}"
-            )
-        if seat.left:
-            raise NotAllowed("you have left this game")
-        if not isinstance(action, dict) or "seat" in action:
-            raise ApplicationError(
-                "an action is an object without 'seat'", code="bad_action"
-            )
-        try:
-            engine_action = action_from_json({**action, "seat": seat.number})
-            if isinstance(engine_action, Resign):
-                raise ApplicationError(
-                    "resign with a resign message", code="bad_action"
-                )
-            events: list = []
-            state = step(
-                game,
-                game.engine_state(),
-                engine_action,
-                cause=GameEvent.Cause.PLAYER,
-                events=events,
-                now=now,
-            )
-        except EngineError as error:
-            raise ApplicationError(str(error), code=error.code) from error
-        answer = {"version": game.version}
-        rows.insert_receipt(game, seat.number, client_id, answer, now)
-        commit_game(game, state, events, now, seats=seats)
-        return answer
+
+    def decide(live: LiveGame) -> Step:
+        return live.decide_play(
+            _seat_of(live, user),
+            action,
+            expected_version=expected_version,
+            client_id=client_id,
+            now=now,
+            lag=settings.PULKA_MOVE_LAG_SECONDS,
+        )
+
+    return change_game(game_id, decide, client_id=client_id).answer
 
 
 def game_resign(*, game_id: int, user) -> dict:
     """Leave a game in progress: in Japanese Joker the opponent wins; in a
     4-player game a bot plays the seat on and its player is placed last."""
-    with transaction.atomic():
-        game = locked_game(game_id)
-        seat = _seat_of(seats_of(game), user)
-        if game.status != Game.Status.PLAYING:
-            raise NotPlaying("the game is over")
-        return resign_seat(game, seat, GameEvent.Cause.PLAYER, timezone.now())
+    now = timezone.now()
 
+    def decide(live: LiveGame) -> Step:
+        return live.decide_resign(_seat_of(live, user), cause=PLAYER, now=now)
 
-def resign_seat(game: Game, seat: Seat, cause: str, now) -> dict:
-    if seat.left:
-        raise NotAllowed("you have already left this game")
-    events: list = []
-    state = step(
-        game,
-        game.engine_state(),
-        Resign(seat.number),
-        cause=cause,
-        events=events,
-        now=now,
-    )
-    commit_game(game, state, events, now)
-    return {"version": game.version}
+    return change_game(game_id, decide).answer
 
 
 def game_abort(*, game_id: int, user) -> None:
     """Call a game off before its first card; nobody wins or loses."""
-    with transaction.atomic():
-        game = locked_game(game_id)
-        _seat_of(seats_of(game), user)
-        if game.status != Game.Status.PLAYING:
-            raise NotPlaying("the game is over")
-        if game.table.managed:
+    now = timezone.now()
+
+    def decide(live: LiveGame) -> Step:
+        _seat_of(live, user)
+        live.check_playing()
+        if live.managed:
             raise NotAllowed("a tournament game cannot be called off")
-        if game.cards_played:
+        if live.cards_played:
             raise NotAllowed("a game can be aborted only before its first card")
-        stop_game(game)
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.save()
-        stakes.refund(game)
+        return live.decide_abort(now)
+
+    change_game(game_id, decide)
 
 
 def game_call_off(*, game_id: int) -> bool:
     """Stop a game in progress for the site (its tournament was cancelled):
     no result, stakes back. False when it was no longer being played."""
-    with transaction.atomic():
-        game = locked_game(game_id)
-        if game.status != Game.Status.PLAYING:
-            return False
-        stop_game(game)
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.save()
-        stakes.refund(game)
-        return True
+    now = timezone.now()
+
+    def decide(live: LiveGame) -> Step:
+        if live.status != Game.Status.PLAYING:
+            return Step(events=[], state=live.state, deadline=None)
+        return live.decide_abort(now)
+
+    return bool(change_game(game_id, decide).events)
 
 
 def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
-    """Make the move that is due at ``version`` once its deadline has passed.
-
-    A bot's seat gets the bot's move; a person who ran out of time gets one
-    deterministic autopilot move, and the timer starts again for the next
-    move. Does nothing (returns False) when the game has moved on, is over,
-    or the deadline is still ahead, so a timer delivered twice acts once.
-    """
+    """Make the move due at ``version`` once its deadline has passed, as
+    the owner's alarm does: the bot's move, or the autopilot's for a person
+    out of time. False (nothing done) when the game has moved on, is over,
+    or the deadline is still ahead."""
     now = now or timezone.now()
-    with transaction.atomic():
-        try:
-            game = locked_game(game_id)
-        except NotFound:
-            return False
-        if game.status != Game.Status.PLAYING or game.version != version:
-            return False
-        if game.deadline is None or game.deadline > now:
-            return False
-        state = game.engine_state()
-        seats = seats_of(game)
-        seat = seats[state.turn]
-        cause = GameEvent.Cause.BOT if seat.played_by_bot else GameEvent.Cause.TIMEOUT
-        if cause == GameEvent.Cause.TIMEOUT and _forfeits(game, seat):
-            resign_seat(game, seat, GameEvent.Cause.TIMEOUT, now)
-            return True
-        action = automatic_move(game, state, seat)
-        events: list = []
-        state = step(game, state, action, cause=cause, events=events, now=now)
-        commit_game(game, state, events, now, seats=seats)
-        return True
 
+    def decide(live: LiveGame) -> Step:
+        nothing = Step(events=[], state=live.state, deadline=live.deadline)
+        if live.status != Game.Status.PLAYING or live.version != version:
+            return nothing
+        if live.deadline is None or live.deadline > now:
+            return nothing
+        seat = live.to_move
+        bot_action = None
+        if seat.bot == "practice" and not seat.left:
+            bot_action = thinking.practice_move(
+                live.state, live.deal_actions, settings.PULKA_PRACTICE_BOT_SAMPLES
+            )
+        return live.decide_automatic(now, bot_action)
 
-def _forfeits(game: Game, seat: Seat) -> bool:
-    """Whether this timeout is one too many: the seat's last moves (as many
-    as the table allows, less this one) all timed out too."""
-    limit = game.table.forfeit_after_timeouts
-    if not limit:
+    try:
+        return bool(change_game(game_id, decide).events)
+    except NotFound:
         return False
-    if limit == 1:
-        return True
-    causes = list(
-        GameEvent.objects.filter(
-            game=game, seat=seat.number, kind=GameEvent.Kind.ACTION
-        )
-        .order_by("-version")
-        .values_list("cause", flat=True)[: limit - 1]
-    )
-    return len(causes) == limit - 1 and all(
-        cause == GameEvent.Cause.TIMEOUT for cause in causes
-    )
 
 
-def sweep_overdue(*, now=None) -> int:
-    """Catch every move whose timer task was lost; returns how many moved."""
-    now = now or timezone.now()
-    margin = timedelta(seconds=settings.PULKA_SWEEP_MARGIN_SECONDS)
-    overdue = Game.objects.filter(
-        status=Game.Status.PLAYING, deadline__lt=now - margin
-    ).values_list("pk", "version")
-    moved = 0
-    for game_id, version in overdue:
-        moved += game_advance_overdue(game_id=game_id, version=version, now=now)
-    return moved
+def hand_over_unowned() -> int:
+    """Hand every game being played that no server owns to a server (the
+    beat's sweep); returns how many were handed over."""
+    playing = list(
+        Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True)
+    )
+    orphans = hall.unowned(playing)
+    for game_id in orphans:
+        hall.tell_owner(game_id, {"kind": "wake"})
+    return len(orphans)
+
+
+def seat_grace_over(*, game_id: int, seat: int, token: str) -> None:
+    """A disconnected seat's grace ran out: its owner decides, since only it
+    knows whether the player came back."""
+    hall.tell_owner(game_id, {"kind": "grace", "seat": seat, "token": token})

@@ -7,13 +7,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError, NotAllowed, NotFound
+from games import stakes
 from games.engine import BadRecord, make_rules, new_game
+from games.engine.codec import state_to_json
 from games.engine.shuffle import draw_first_dealer
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
 
-from . import notify, stakes
-from .stepping import commit_game, deal_next
+from . import notify
+from .play import change_game
 
 TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60, 90, 120)
 
@@ -227,7 +229,7 @@ def _start_if_full(table: Table, now) -> None:
     game = Game(
         table=table,
         first_dealer=state.first_dealer,
-        state={},
+        state=state_to_json(state),
         version=0,
         started_at=now,
     )
@@ -235,6 +237,5 @@ def _start_if_full(table: Table, now) -> None:
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     stakes.stake_all(game)
-    events: list = []
-    state = deal_next(game, state, events, now)
-    commit_game(game, state, events, now)
+    # The first deal, and a server told to own the game (``change_game``).
+    change_game(game.pk, lambda live: live.decide_first_deal(now))

@@ -155,7 +155,7 @@ def server(process_env, log_dir, worker):
     cmd = [
         sys.executable, "-m", "uvicorn", "config.asgi:application",
         "--host", "127.0.0.1", "--port", str(port),
-        "--lifespan", "off", "--log-level", "warning",
+        "--lifespan", "on", "--log-level", "warning",
         *uvicorn_limits(),
     ]  # fmt: skip
     process = Process("uvicorn", cmd, process_env, log_dir)

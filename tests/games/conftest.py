@@ -4,6 +4,7 @@ import pytest
 import pytest_asyncio
 from channels.layers import channel_layers
 
+from games.live.hall import stop_hall
 from tests.games.helpers import open_socket, start_game
 
 
@@ -41,3 +42,6 @@ async def connect():
     yield connect_
     for socket in opened:
         await socket.close()
+    # The test's event loop ends with the test: so does its hall (and its
+    # leases and database connections).
+    await stop_hall()

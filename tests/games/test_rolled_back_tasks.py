@@ -1,5 +1,6 @@
-"""A timer arranged by a change that rolls back never reaches the broker,
-so it never runs; the same change committed does queue it."""
+"""A move sends nothing to the broker: its timer is the owner's alarm, and
+its deadline is stored with the move. A change that rolls back tells
+nobody anything."""
 
 from __future__ import annotations
 
@@ -11,22 +12,20 @@ from django.conf import settings
 from django.db import transaction
 
 from config.celery import app as celery_app
+from games.live import graces
 from games.models import Game
-from games.services import notify
 from tests.games.helpers import move, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def queued_timers() -> list[str]:
-    """The argument lists of the move timers waiting on the broker."""
-    assert notify._publisher.flush()
+def queued_tasks() -> list[str]:
+    """The names of the tasks waiting on the broker."""
+    assert graces._publisher.flush()
     client = redis.Redis.from_url(settings.REDIS_URL)
     messages = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
-    headers = [json.loads(message)["headers"] for message in messages]
-    return [
-        h["argsrepr"] for h in headers if h["task"] == "games.tasks.advance_overdue"
-    ]
+    client.close()
+    return [json.loads(message)["headers"]["task"] for message in messages]
 
 
 def a_game_between_people() -> Game:
@@ -35,14 +34,16 @@ def a_game_between_people() -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def test_a_committed_move_queues_the_next_timer():
+def test_a_committed_move_queues_no_task_and_stores_its_deadline():
     game = a_game_between_people()
+    before = game.deadline
     move(game)
     game.refresh_from_db()
-    assert f"({game.pk}, {game.version})" in queued_timers()
+    assert game.version == 2 and game.deadline > before
+    assert queued_tasks() == []
 
 
-def test_a_move_that_rolls_back_queues_nothing():
+def test_a_move_that_rolls_back_changes_nothing():
     game = a_game_between_people()
     version = game.version
     with pytest.raises(RuntimeError), transaction.atomic():
@@ -51,4 +52,5 @@ def test_a_move_that_rolls_back_queues_nothing():
 
     game.refresh_from_db()
     assert game.version == version
-    assert queued_timers() == []
+    assert game.events.count() == version
+    assert queued_tasks() == []

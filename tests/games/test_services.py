@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 
 import pytest
+import redis
 from django.conf import settings
 
 from config.errors import ApplicationError, NotAllowed, NotFound
@@ -13,7 +14,8 @@ from games import services
 from games.engine.cards import JOKERS
 from games.errors import NotPlaying, StaleVersion
 from games.fairness import digest
-from games.models import ActionReceipt, DealRecord, Game, GameEvent, Seat, Table
+from games.live import hall
+from games.models import DealRecord, Game, GameEvent, Seat, Table
 from tests.factories import UserFactory
 from tests.games.helpers import (
     assert_replays,
@@ -283,7 +285,7 @@ def test_a_repeated_action_id_gets_the_first_answer(japanese):
     again = act(japanese, user, {"trump": "S"}, version=1, client_id="a17")
     assert again == first == {"version": 2}
     assert frozen(japanese) == after
-    assert ActionReceipt.objects.filter(game=japanese).count() == 1
+    assert GameEvent.objects.filter(game=japanese, client_id="a17").count() == 1
 
 
 # Timers
@@ -332,18 +334,16 @@ def test_a_bot_moves_after_a_short_wait(user):
     assert game.events.get(version=before + 1).cause == "bot"
 
 
-def test_sweep_overdue_catches_lost_timers(japanese):
-    later = start_game("japanese", people=2)
-    # A move an hour from now gives the other game a timer running till then.
-    hour = later.deadline + timedelta(hours=1)
-    services.game_advance_overdue(game_id=later.pk, version=1, now=hour)
-    margin = timedelta(seconds=settings.PULKA_SWEEP_MARGIN_SECONDS)
-    overdue = japanese.deadline + margin + SECOND
-    assert services.sweep_overdue(now=japanese.deadline + margin) == 0
-    assert services.sweep_overdue(now=overdue) == 1
-    assert services.sweep_overdue(now=overdue) == 0
-    assert japanese.events.get(version=2).cause == "timeout"
-    assert event_versions(later) == [1, 2]
+def test_the_sweep_hands_over_the_games_no_server_owns(japanese):
+    owned = start_game("japanese", people=2)
+    lease = redis.Redis.from_url(settings.REDIS_URL)
+    lease.set(hall.owner_key(owned.pk), "hall.elsewhere", px=60_000)
+    try:
+        assert hall.unowned([japanese.pk, owned.pk]) == [japanese.pk]
+        assert services.hand_over_unowned() == 1
+    finally:
+        lease.delete(hall.owner_key(owned.pk))
+        lease.close()
 
 
 # Leaving and aborting
@@ -408,60 +408,6 @@ def test_a_game_cannot_be_aborted_after_the_first_card(japanese):
     with pytest.raises(NotAllowed):
         services.game_abort(game_id=game.pk, user=turn_user(game))
     assert frozen(game) == before
-
-
-# Disconnects
-
-
-def test_a_seat_leaves_when_its_grace_period_ends(club):
-    services.seat_connected(game_id=club.pk, seat=2)
-    services.seat_disconnected(game_id=club.pk, seat=2)
-    token = Seat.objects.get(table_id=club.table_id, number=2).disconnect_token
-    assert not services.seat_grace_expired(game_id=club.pk, seat=2, token="old")
-    assert services.seat_grace_expired(game_id=club.pk, seat=2, token=token)
-    assert Seat.objects.get(table_id=club.table_id, number=2).left
-    event = club.events.last()
-    assert (event.seat, event.action, event.cause) == (
-        2,
-        {"seat": 2, "resign": True},
-        "disconnect",
-    )
-    club.refresh_from_db()
-    assert club.status == Game.Status.PLAYING
-    assert not services.seat_grace_expired(game_id=club.pk, seat=2, token=token)
-
-
-def test_coming_back_in_time_keeps_the_seat(club):
-    services.seat_connected(game_id=club.pk, seat=2)
-    services.seat_disconnected(game_id=club.pk, seat=2)
-    first = Seat.objects.get(table_id=club.table_id, number=2).disconnect_token
-    services.seat_connected(game_id=club.pk, seat=2)
-    before = frozen(club)
-    assert not services.seat_grace_expired(game_id=club.pk, seat=2, token=first)
-    services.seat_disconnected(game_id=club.pk, seat=2)
-    second = Seat.objects.get(table_id=club.table_id, number=2).disconnect_token
-    assert second != first
-    assert not services.seat_grace_expired(game_id=club.pk, seat=2, token=first)
-    assert frozen(club) == before
-    assert not Seat.objects.get(table_id=club.table_id, number=2).left
-
-
-def test_a_second_connection_keeps_the_seat_connected(club):
-    for _ in range(2):
-        services.seat_connected(game_id=club.pk, seat=3)
-    services.seat_disconnected(game_id=club.pk, seat=3)
-    seat = Seat.objects.get(table_id=club.table_id, number=3)
-    assert (seat.connections, seat.disconnect_token) == (1, "")
-
-
-def test_sweep_disconnected_catches_lost_grace_timers(club):
-    grace = timedelta(seconds=settings.PULKA_DISCONNECT_GRACE_SECONDS)
-    gone = club.deadline
-    services.seat_connected(game_id=club.pk, seat=1)
-    services.seat_disconnected(game_id=club.pk, seat=1, now=gone)
-    assert services.sweep_disconnected(now=gone + grace) == 0
-    assert services.sweep_disconnected(now=gone + grace + SECOND) == 1
-    assert Seat.objects.get(table_id=club.table_id, number=1).left
 
 
 # Whole games: records and fairness

@@ -25,6 +25,7 @@ from .support import (
     BOT_MOVE_SECONDS,
     DISCONNECT_GRACE_SECONDS,
     PRACTICE_BOT_SAMPLES,
+    SOCKET_SILENCE_SECONDS,
     SWEEP_EVERY_SECONDS,
     SWEEP_MARGIN_SECONDS,
     TOURNAMENT_TICK_SECONDS,
@@ -61,6 +62,7 @@ def live_env(django_db_setup) -> dict:
         "PULKA_ANY_TURN_SECONDS": "1" if TURN_SECONDS_ANY else "0",
         "PULKA_BOT_MOVE_SECONDS": str(BOT_MOVE_SECONDS),
         "PULKA_DISCONNECT_GRACE_SECONDS": str(DISCONNECT_GRACE_SECONDS),
+        "PULKA_SOCKET_SILENCE_SECONDS": str(SOCKET_SILENCE_SECONDS),
         "PULKA_SWEEP_EVERY_SECONDS": str(SWEEP_EVERY_SECONDS),
         "PULKA_SWEEP_MARGIN_SECONDS": str(SWEEP_MARGIN_SECONDS),
         "PULKA_PRACTICE_BOT_SAMPLES": str(PRACTICE_BOT_SAMPLES),
@@ -78,6 +80,36 @@ def start(name: str, cmd: list[str], env: dict, log_dir: Path) -> Process:
     return Process(name, cmd, env, log_dir, cwd=BASE_DIR)
 
 
+def start_server(name: str, live_env: dict, log_dir: Path, port: int | None = None):
+    """A uvicorn process serving the project; (process, base URL)."""
+    port = port or free_port()
+    cmd = [
+        sys.executable, "-m", "uvicorn", "config.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--lifespan", "on", "--log-level", "info",
+        *uvicorn_limits(),
+    ]  # fmt: skip
+    return start(name, cmd, live_env, log_dir), f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def own_servers(live_env, log_dir):
+    """Start servers of this test's own, to stop or kill: ``own_servers(name)``
+    gives (process, base URL), answering on /health/; all are stopped when
+    the test ends."""
+    started = []
+
+    def start_one(name: str, port: int | None = None):
+        process, url = start_server(name, live_env, log_dir, port)
+        started.append(process)
+        wait_for_http(process, f"{url}/health/")
+        return process, url
+
+    yield start_one
+    for process in started:
+        process.stop()
+
+
 @pytest.fixture(scope="package")
 def servers(live_env, log_dir):
     """Two uvicorn processes on free ports: base URLs like http://127.0.0.1:P.
@@ -86,15 +118,7 @@ def servers(live_env, log_dir):
     started = []
     try:
         for number in (1, 2):
-            port = free_port()
-            cmd = [
-                sys.executable, "-m", "uvicorn", "config.asgi:application",
-                "--host", "127.0.0.1", "--port", str(port),
-                "--lifespan", "off", "--log-level", "warning",
-                *uvicorn_limits(),
-            ]  # fmt: skip
-            process = start(f"uvicorn-{number}", cmd, live_env, log_dir)
-            started.append((process, f"http://127.0.0.1:{port}"))
+            started.append(start_server(f"uvicorn-{number}", live_env, log_dir))
         for process, url in started:
             wait_for_http(process, f"{url}/health/")
         yield [url for _, url in started]

@@ -19,6 +19,8 @@ from tests.factories import UserFactory
 TURN_SECONDS_ANY = True
 BOT_MOVE_SECONDS = 0.2
 DISCONNECT_GRACE_SECONDS = 2.0
+# A socket not heard from for this long is gone (clients ping every second).
+SOCKET_SILENCE_SECONDS = 3.0
 SWEEP_EVERY_SECONDS = 1
 SWEEP_MARGIN_SECONDS = 1.0
 PRACTICE_BOT_SAMPLES = 4
@@ -46,15 +48,21 @@ def barrier(timeout: float = 20) -> None:
 def wait_all_disconnected(game_id: int, timeout: float = 10) -> None:
     """Wait until the servers have handled every socket's close, so that
     nothing of this test is still running when its data is flushed."""
-    from games.models import Seat
+    import redis
+    from django.conf import settings
 
-    wait_until(
-        lambda: (
-            not Seat.objects.filter(table__game__pk=game_id, connections__gt=0).exists()
-        ),
-        timeout,
-        "the servers to see every socket close",
-    )
+    from games.live.hall import present_key
+
+    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+    try:
+        # The owner's heartbeat writes which seats have sockets.
+        wait_until(
+            lambda: not client.get(present_key(game_id)),
+            timeout,
+            "the servers to see every socket close",
+        )
+    finally:
+        client.close()
 
 
 def session_cookie(user) -> str:
@@ -94,6 +102,9 @@ async def eventually(function, timeout: float, what: str, interval: float = 0.1)
         await asyncio.sleep(interval)
 
 
+PING_SECONDS = 1.0
+
+
 class TableClient:
     """A player's WebSocket at a live table.
 
@@ -126,9 +137,20 @@ class TableClient:
         # The presence message of this very connection may come first.
         while self.snapshot is None:
             await self.receive()
+        self.pinger = asyncio.get_running_loop().create_task(self._ping())
         return self
 
+    async def _ping(self):
+        # As the site's pages do: a socket not heard from is taken for gone.
+        while True:
+            await asyncio.sleep(PING_SECONDS)
+            try:
+                await self.send({"type": "ping"})
+            except Exception:  # closed: the test decides what that means
+                return
+
     async def __aexit__(self, *exc_info):
+        self.pinger.cancel()
         await self.ws.close()
 
     @property
@@ -139,6 +161,10 @@ class TableClient:
         message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.messages.append(message)
         kind = message["type"]
+        if kind == "sync":
+            # A resync (a new owner, a reconnect): an action sent before it
+            # may have been lost; sending it again, same id, applies it once.
+            self.acted_on = None
         if kind in ("sync", "update"):
             if self.snapshot is None or message["version"] >= self.snapshot["version"]:
                 self.snapshot = message

@@ -1,4 +1,5 @@
-"""Turn timers on a real Celery worker over Redis, with one-second deadlines."""
+"""Turn timers in the games' owners on real servers, with one-second
+deadlines; the beat's sweep on a real Celery worker."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, GameEvent
-from games.tasks import advance_overdue, sweep
+from games.tasks import sweep
 
 from .support import barrier, wait_until
 
@@ -33,7 +34,7 @@ def timeouts(game: Game) -> list[GameEvent]:
 
 @pytest.mark.timeout(60)
 @pytest.mark.django_db(transaction=True)
-def test_a_player_who_does_not_move_gets_one_move_per_deadline(worker, people):
+def test_a_player_who_does_not_move_gets_one_move_per_deadline(servers, people):
     game = japanese_game(people, turn_seconds=1)
     started = game.events.get(version=game.version).created_at
     time.sleep(0.5)
@@ -57,48 +58,12 @@ def test_a_player_who_does_not_move_gets_one_move_per_deadline(worker, people):
     assert not GameEvent.objects.filter(game=game, kind="action").exclude(cause=TIMEOUT)
 
 
-@pytest.mark.timeout(60)
-@pytest.mark.django_db(transaction=True)
-def test_a_timer_delivered_more_than_once_moves_once(worker, people):
-    game = japanese_game(people, turn_seconds=3)
-    version, deadline = game.version, game.deadline
-
-    # Twice before the deadline: both find it still ahead and do nothing.
-    advance_overdue.delay(game.pk, version)
-    advance_overdue.delay(game.pk, version)
-    barrier()
-    assert timezone.now() < deadline, "too slow to test before the deadline"
-    game.refresh_from_db()
-    assert game.version == version
-    assert timeouts(game) == []
-
-    # The scheduled timer moves once the deadline passes.
-    wait_until(lambda: timeouts(game), 10, "the automatic move")
-    (move,) = timeouts(game)
-    assert move.version == version + 1
-    assert move.created_at >= deadline
-    game.refresh_from_db()
-    moved_to, next_deadline = game.version, game.deadline
-
-    # The old timer delivered again after the move: the game has moved on.
-    advance_overdue.delay(game.pk, version)
-    advance_overdue.delay(game.pk, version)
-    barrier()
-    assert timezone.now() < next_deadline, "too slow to test before the deadline"
-    game.refresh_from_db()
-    assert game.version == moved_to
-    assert len(timeouts(game)) == 1
-
-    # The new timer still runs: the next move comes after the next deadline.
-    wait_until(lambda: len(timeouts(game)) == 2, 10, "the next automatic move")
-    assert timeouts(game)[1].created_at >= next_deadline
-
-
-def lost_timer_game(people) -> Game:
-    """A game whose move is overdue though no timer task is due: the task
-    set for it waits ten minutes, and the deadline is moved into the past
-    behind its back."""
+def unowned_game(people, monkeypatch) -> Game:
+    """A game no server was told of (the message lost): nobody owns it, and
+    its first turn is long overdue."""
+    monkeypatch.setattr("games.services.play.hall.tell_owner", lambda *args: None)
     game = japanese_game(people, turn_seconds=600)
+    monkeypatch.undo()
     Game.objects.filter(pk=game.pk).update(
         deadline=timezone.now() - timedelta(seconds=30)
     )
@@ -107,18 +72,22 @@ def lost_timer_game(people) -> Game:
 
 @pytest.mark.timeout(60)
 @pytest.mark.django_db(transaction=True)
-def test_the_sweep_on_the_worker_catches_a_lost_timer(worker, people):
-    game = lost_timer_game(people)
+def test_the_sweep_on_the_worker_hands_an_unowned_game_to_a_server(
+    servers, worker, people, monkeypatch
+):
+    game = unowned_game(people, monkeypatch)
     barrier()
+    time.sleep(1)
     assert timeouts(game) == []
 
     sweep.delay()
-    wait_until(lambda: timeouts(game), 10, "the sweep's move")
+    wait_until(lambda: timeouts(game), 10, "the new owner's move")
 
-    # One move; the game's new deadline is ten minutes away, so sweeping
-    # again changes nothing.
+    # One move; the next deadline is ten minutes away, and the game has an
+    # owner now, so sweeping again changes nothing.
     sweep.delay()
     barrier()
+    time.sleep(1)
     assert len(timeouts(game)) == 1
     game.refresh_from_db()
     assert game.deadline > timezone.now() + timedelta(seconds=500)
@@ -126,9 +95,9 @@ def test_the_sweep_on_the_worker_catches_a_lost_timer(worker, people):
 
 @pytest.mark.timeout(60)
 @pytest.mark.django_db(transaction=True)
-def test_celery_beat_runs_the_sweep(beat, people):
-    game = lost_timer_game(people)
+def test_celery_beat_runs_the_sweep(servers, beat, people, monkeypatch):
+    game = unowned_game(people, monkeypatch)
 
-    wait_until(lambda: timeouts(game), 30, "beat's sweep to move the game")
+    wait_until(lambda: timeouts(game), 30, "beat's sweep to hand the game over")
 
     assert len(timeouts(game)) == 1

@@ -13,8 +13,8 @@ import pytest
 from django.db import connections
 
 from coins import services as coins
+from games import stakes
 from games.models import Game, Seat, Table
-from games.services import stakes
 from matchmaking import services
 from matchmaking.errors import NotWaiting
 from matchmaking.models import Match, PoolEntry

@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 
 from coins import services as coins
 from config.asgi import application
+from games import stakes
 from games.models import Game, Table
-from games.services import stakes
 from games.services.bans import user_ban
 from matchmaking import services
 from matchmaking.grouping import WINDOW_START, window

@@ -10,8 +10,8 @@ from coins import services as coins
 from config.celery import app as celery_app
 from config.errors import ApplicationError
 from games import services as games
+from games import stakes
 from games.models import Game, Seat, Table
-from games.services import stakes
 from games.services.bans import user_ban
 from matchmaking import selectors, services, tasks
 from matchmaking.errors import AlreadyWaiting, NotWaiting

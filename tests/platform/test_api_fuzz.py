@@ -51,7 +51,7 @@ def api_server(transactional_db, tmp_path):
     cmd = [
         sys.executable, "-m", "uvicorn", "config.asgi:application",
         "--host", "127.0.0.1", "--port", str(port),
-        "--lifespan", "off", "--log-level", "warning", *uvicorn_limits(),
+        "--lifespan", "on", "--log-level", "warning", *uvicorn_limits(),
     ]  # fmt: skip
     process = Process("uvicorn", cmd, env, tmp_path)
     url = f"http://127.0.0.1:{port}"

@@ -7,9 +7,8 @@ import pytest
 from coins import services as coins
 from coins.models import Entry
 from config.errors import NotAllowed, NotFound
-from games import services
+from games import services, stakes
 from games.models import Game, GameEvent, Table
-from games.services import stakes
 from games.services.annul import game_annul
 from ratings.models import Rating, RatingChange
 from tests.factories import StaffUserFactory

@@ -8,7 +8,7 @@ from coins import services as coins
 from config.errors import ApplicationError, NotAllowed
 from games import services
 from games.models import Game, Seat, Table
-from games.services.stakes import STAKE_CHOICES
+from games.stakes import STAKE_CHOICES
 from ratings.categories import CATEGORIES, preset
 from tests.factories import UserFactory
 from tests.ranked.helpers import (

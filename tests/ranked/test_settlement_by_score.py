@@ -10,9 +10,8 @@ from django.urls import reverse
 from coins import services as coins
 from coins.models import Entry
 from config.errors import ApplicationError
-from games import selectors, services
+from games import selectors, services, stakes
 from games.models import Game, Table
-from games.services import stakes
 from games.services.annul import game_annul
 from games.settlement import score_settlement
 from ratings.categories import preset

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from coins import services as coins
 from coins.models import Entry
-from games import services
-from games.models import Game, Seat, Table
-from games.services import stakes
+from games import services, stakes
+from games.models import Game, Table
 from ratings.models import Rating, RatingChange
 from tests.ranked.helpers import (
     balances,
@@ -178,11 +178,11 @@ def test_resigning_loses_the_stake():
 def test_staying_away_past_the_grace_period_loses_the_stake():
     game = ranked_game("japanese", stake=50)
     users = users_by_seat(game)
-    services.seat_connected(game_id=game.pk, seat=1)
-    services.seat_disconnected(game_id=game.pk, seat=1)
-    token = Seat.objects.get(table=game.table, number=1).disconnect_token
-
-    assert services.seat_grace_expired(game_id=game.pk, seat=1, token=token)
+    # The step the game's owner makes when the grace runs out.
+    services.change_game(
+        game.pk,
+        lambda live: live.decide_resign(1, cause="disconnect", now=timezone.now()),
+    )
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

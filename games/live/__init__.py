@@ -1,0 +1,15 @@
+"""Live games, each owned by one server process.
+
+A game being played lives in the memory of one ASGI process, its owner
+(``owner.GameOwner``), which applies every action for it in order: the
+players' moves, bot moves, timeouts, resignations and disconnect graces.
+What a step is and what it changes is decided by ``game.LiveGame`` without
+any I/O; ``journal`` makes it durable (one round trip for an ordinary
+move); ``broadcast`` builds what each recipient is sent; ``timers`` keeps
+the deadlines on the event loop; ``hall`` is the process's registry of the
+games it owns, the lease that says who owns what, and the way messages
+reach an owner in another process.
+
+Import direction: ``game`` < ``journal`` < ``broadcast`` < ``timers`` <
+``owner`` < ``hall``; the consumers call ``hall`` only.
+"""

@@ -1,0 +1,114 @@
+"""What each recipient of a live game is sent, built in one place.
+
+Every game message for a client is a snapshot for its audience (a seat
+number, or None for the spectators), built from the engine's ``view`` for
+that audience: the one place that decides what a seat may see. The owner
+builds one message per audience and sends it, serialised once, to every
+socket of that audience.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from games.engine.view import view
+from games.live.game import PLAYING, LiveGame, Step
+
+Audience = int | None
+
+
+def audiences(live: LiveGame) -> list[Audience]:
+    return [*range(len(live.seats)), None]
+
+
+def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
+    present = set(present)
+    return [
+        {
+            "number": seat.number,
+            "name": seat.name,
+            "bot": seat.bot,
+            "left": seat.left,
+            "connected": bool(seat.bot) or seat.number in present,
+        }
+        for seat in live.seats
+    ]
+
+
+def shared(live: LiveGame, present: Iterable[int], ending: dict | None) -> dict:
+    """The part of a snapshot that is the same for everybody. ``ending``
+    (the deals revealed, the coins won) is read when the game ends."""
+    data = {
+        "game": live.game_id,
+        "table": live.table_id,
+        "version": live.version,
+        "status": live.status,
+        "deadline": live.deadline.isoformat() if live.deadline else None,
+        "turn_seconds": live.timing.turn_seconds,
+        "seats": seats_json(live, present),
+        "commitments": list(live.commitments),
+    }
+    if live.status != PLAYING and ending:
+        data.update(ending)
+    return data
+
+
+def snapshot(live: LiveGame, audience: Audience, common: dict) -> dict:
+    return {**common, "you": audience, "view": view(live.state, audience)}
+
+
+def update_texts(
+    live: LiveGame,
+    step: Step,
+    present: Iterable[int],
+    ending: dict | None = None,
+    wanted: Iterable[Audience] | None = None,
+) -> dict[Audience, str]:
+    """The ``update`` after ``step`` (already committed to ``live``), as
+    JSON text for each audience in ``wanted`` (default: every audience)."""
+    common = shared(live, present, ending)
+    events = step.public
+    return {
+        audience: encode(
+            {"type": "update", "events": events, **snapshot(live, audience, common)}
+        )
+        for audience in (audiences(live) if wanted is None else wanted)
+    }
+
+
+def sync_message(
+    live: LiveGame,
+    audience: Audience,
+    present: Iterable[int],
+    since: int | None,
+    recent: list[dict],
+    ending: dict | None = None,
+) -> dict:
+    """The answer to a (re)connection: the snapshot, and the public events
+    after ``since`` when the owner still holds them all."""
+    events: list = []
+    if since is not None and since <= live.version:
+        held = [entry for entry in recent if entry["version"] > since]
+        if len(held) == live.version - since:
+            events = held
+    return {
+        "type": "sync",
+        "since": since,
+        "events": events,
+        **snapshot(live, audience, shared(live, present, ending)),
+    }
+
+
+def presence_text(live: LiveGame, present: Iterable[int]) -> str:
+    return encode(
+        {
+            "type": "presence",
+            "version": live.version,
+            "seats": seats_json(live, present),
+        }
+    )
+
+
+def encode(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))

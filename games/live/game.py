@@ -1,0 +1,354 @@
+"""A game being played, in memory, and the steps that change it.
+
+``LiveGame`` holds what the owner needs to decide a step without reading
+anything: the engine state, the version, the deadline, the seats, the
+table's settings, and the answers already given to action ids. Each
+``decide_*`` method either raises an ``ApplicationError`` (nothing changed)
+or returns a ``Step``: the rows to append, the state after, and the answer.
+The step changes nothing until ``commit`` is called with it, which the owner
+does once the journal has made it durable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from config.errors import ApplicationError, NotAllowed
+from games import fairness
+from games.engine import EngineError, apply
+from games.engine.actions import Deal, Resign, action_from_json, action_to_json
+from games.engine.events import describe
+from games.engine.shuffle import deal_cards
+from games.engine.state import DEAL, State
+from games.errors import NotPlaying, StaleVersion
+
+PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
+PLAYER, BOT, TIMEOUT, DISCONNECT = "player", "bot", "timeout", "disconnect"
+
+# Besides at every deal, the state is saved once this many steps passed
+# since the last save, so that a takeover replays few events.
+SNAPSHOT_EVERY = 32
+
+
+class Late(ApplicationError):
+    code = "late"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The table's clock settings, in seconds."""
+
+    turn_seconds: float
+    bot_seconds: float
+    forfeit_after_timeouts: int = 0
+
+
+@dataclass
+class SeatInfo:
+    number: int
+    user_id: int | None
+    bot: str
+    left: bool
+    name: str
+
+    @property
+    def played_by_bot(self) -> bool:
+        return bool(self.bot) or self.left
+
+
+@dataclass
+class Step:
+    """One change of a game, decided but not yet applied."""
+
+    events: list[dict]
+    state: State
+    deadline: datetime | None
+    status: str = PLAYING
+    deal: dict | None = None  # the new deal's record, with its secret salt
+    seat_left: int | None = None
+    answer: dict | None = None
+    client: tuple[int, str] | None = None  # (seat, action id) answered
+    cause: str = PLAYER
+    seat: int | None = None
+    save_state: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.events[-1]["version"]
+
+    @property
+    def ends_game(self) -> bool:
+        return self.status != PLAYING
+
+    @property
+    def public(self) -> list[dict]:
+        """The public events, as an update lists them."""
+        return [
+            {"version": event["version"], "events": event["public"]}
+            for event in self.events
+        ]
+
+
+@dataclass
+class LiveGame:
+    game_id: int
+    table_id: int
+    state: State
+    version: int
+    state_version: int
+    deadline: datetime | None
+    seats: list[SeatInfo]
+    timing: Timing
+    managed: bool = False
+    status: str = PLAYING
+    cards_played: int = 0
+    commitments: list[str] = field(default_factory=list)
+    # Answers to action ids, by (seat, id): a resend gets the first answer.
+    answers: dict[tuple[int, str], dict] = field(default_factory=dict)
+    # Consecutive timeouts of each seat (for ``Timing.forfeit_after_timeouts``).
+    timeouts: list[int] = field(default_factory=list)
+    # The seat actions of the deal being played (what a bot may know).
+    deal_actions: list = field(default_factory=list)
+    # The version at which the last timeout move was made, and its seat: a
+    # move that seat chose on that version came too late.
+    timed_out: tuple[int, int] | None = None
+
+    # Deciding steps
+
+    def decide_play(
+        self,
+        seat: int,
+        action: object,
+        *,
+        expected_version: int,
+        client_id: str,
+        now: datetime,
+        lag: float = 0.0,
+    ) -> Step:
+        """A player's action, sent on ``expected_version`` with the
+        player's own ``client_id``. ``lag`` (seconds) is how long after the
+        deadline a move still counts as sent in time."""
+        answered = self.answers.get((seat, client_id))
+        if answered is not None:
+            return Step(
+                events=[], state=self.state, deadline=self.deadline, answer=answered
+            )
+        self.check_playing()
+        if self.timed_out == (expected_version, seat):
+            raise Late("your time ran out: the automatic move was made instead")
+        if expected_version != self.version:
+            raise StaleVersion(
+                f"the game is at version {self.version}, not {expected_version}"
+            )
+        if self.seats[seat].left:
+            raise NotAllowed("you have left this game")
+        if not isinstance(action, dict) or "seat" in action:
+            raise ApplicationError(
+                "an action is an object without 'seat'", code="bad_action"
+            )
+        try:
+            engine_action = action_from_json({**action, "seat": seat})
+        except EngineError as error:
+            raise ApplicationError(str(error), code=error.code) from error
+        if isinstance(engine_action, Resign):
+            raise ApplicationError("resign with a resign message", code="bad_action")
+        if (
+            self.deadline is not None
+            and self.state.turn == seat
+            and now > self.deadline + timedelta(seconds=lag)
+        ):
+            raise Late("your time ran out: the automatic move is made instead")
+        step = self._step(engine_action, cause=PLAYER, now=now)
+        step.client = (seat, client_id)
+        step.answer = {"version": step.version}
+        step.events[0]["client_id"] = client_id
+        return step
+
+    def decide_resign(self, seat: int, *, cause: str, now: datetime) -> Step:
+        self.check_playing()
+        if self.seats[seat].left:
+            raise NotAllowed("you have already left this game")
+        step = self._step(Resign(seat), cause=cause, now=now)
+        step.seat_left = seat
+        step.answer = {"version": step.version}
+        return step
+
+    def decide_automatic(self, now: datetime, bot_action=None) -> Step:
+        """The move due now for the seat to move: the bot's (``bot_action``,
+        thought elsewhere) or, for a person out of time, one autopilot move,
+        or leaving the game after too many timeouts in a row."""
+        from games.engine.bots import autopilot_action
+
+        self.check_playing()
+        seat = self.seats[self.state.turn]
+        if seat.played_by_bot:
+            action = bot_action or autopilot_action(self.state)
+            return self._step(action, cause=BOT, now=now)
+        if self._forfeits(seat.number):
+            step = self.decide_resign(seat.number, cause=TIMEOUT, now=now)
+            return step
+        return self._step(autopilot_action(self.state), cause=TIMEOUT, now=now)
+
+    def decide_abort(self, now: datetime) -> Step:
+        """Call the game off: no result; the stakes go back."""
+        self.check_playing()
+        event = self._event(
+            self.version + 1, kind="abort", public=[{"type": "aborted"}], now=now
+        )
+        return Step(
+            events=[event],
+            state=self.state,
+            deadline=None,
+            status=ABORTED,
+            save_state=True,
+            answer={},
+        )
+
+    def decide_first_deal(self, now: datetime) -> Step:
+        """The game's first deal (a new game is at version 0)."""
+        step = Step(events=[], state=self.state, deadline=None)
+        self._deal_next(step, now)
+        step.deadline = self._next_deadline(step.state, now)
+        return step
+
+    def check_playing(self) -> None:
+        if self.status != PLAYING:
+            raise NotPlaying("the game is over")
+
+    # Applying a decided step
+
+    def commit(self, step: Step) -> None:
+        """Make the in-memory game what the step made durable."""
+        if not step.events:
+            return
+        for event in step.events:
+            if event["kind"] == "action":
+                self._count(event)
+            elif event["kind"] == "deal":
+                self.deal_actions = []
+        self.state = step.state
+        self.version = step.version
+        self.deadline = step.deadline
+        self.status = step.status
+        if step.save_state:
+            self.state_version = step.version
+        if step.deal is not None:
+            self.commitments = [*self.commitments, step.deal["commitment"]]
+        if step.seat_left is not None:
+            self.seats[step.seat_left].left = True
+        if step.client is not None:
+            self.answers[step.client] = step.answer
+        if step.cause == TIMEOUT and step.seat is not None:
+            self.timed_out = (step.version - len(step.events), step.seat)
+
+    def _count(self, event: dict) -> None:
+        action = event["action"]
+        if "card" in action:
+            self.cards_played += 1
+        seat = event["seat"]
+        timed_out = event["cause"] == TIMEOUT
+        self.timeouts[seat] = self.timeouts[seat] + 1 if timed_out else 0
+        self.deal_actions.append(action_from_json(action))
+
+    # The parts of a step
+
+    def _step(self, action, *, cause: str, now: datetime) -> Step:
+        try:
+            after = apply(self.state, action)
+        except EngineError as error:
+            raise ApplicationError(str(error), code=error.code) from error
+        version = self.version + 1
+        event = self._event(
+            version,
+            kind="action",
+            public=describe(self.state, action, after),
+            now=now,
+            seat=action.seat,
+            cause=cause,
+            action=action_to_json(action),
+        )
+        step = Step(
+            events=[event], state=after, deadline=None, cause=cause, seat=action.seat
+        )
+        if after.phase == DEAL:
+            self._deal_next(step, now)
+        if step.state.is_over:
+            step.status = FINISHED
+            step.save_state = True
+        else:
+            step.deadline = self._next_deadline(step.state, now)
+            if step.version - self.state_version >= SNAPSHOT_EVERY:
+                step.save_state = True
+        return step
+
+    def _deal_next(self, step: Step, now: datetime) -> None:
+        """Shuffle, commit to and start the next deal, within ``step``."""
+        state = step.state
+        deal: Deal = deal_cards(state)
+        salt, commitment = fairness.commit(state.deal_index, deal)
+        after = apply(state, deal)
+        public = describe(state, deal, after)
+        public[0]["commitment"] = commitment
+        version = step.events[-1]["version"] + 1 if step.events else self.version + 1
+        step.events.append(
+            self._event(
+                version,
+                kind="deal",
+                public=public,
+                now=now,
+                action={"deal": state.deal_index},
+            )
+        )
+        step.deal = {
+            "index": state.deal_index,
+            "hands": [list(hand) for hand in deal.hands],
+            "turned": deal.turned or "",
+            "columns": [[list(column) for column in own] for own in deal.columns],
+            "salt": salt,
+            "commitment": commitment,
+        }
+        step.state = after
+        step.save_state = True
+
+    def _next_deadline(self, state: State, now: datetime) -> datetime:
+        if self.seats[state.turn].played_by_bot:
+            seconds = self.timing.bot_seconds
+        else:
+            seconds = self.timing.turn_seconds
+        return now + timedelta(seconds=seconds)
+
+    def _forfeits(self, seat: int) -> bool:
+        """Whether this timeout is one too many in a row."""
+        limit = self.timing.forfeit_after_timeouts
+        return bool(limit) and self.timeouts[seat] + 1 >= limit
+
+    def _event(
+        self,
+        version: int,
+        *,
+        kind: str,
+        public: list,
+        now: datetime,
+        seat: int | None = None,
+        cause: str = PLAYER,
+        action: dict | None = None,
+    ) -> dict:
+        return {
+            "version": version,
+            "kind": kind,
+            "seat": seat,
+            "cause": cause,
+            "action": action,
+            "public": public,
+            "client_id": "",
+            "created_at": now,
+        }
+
+    @property
+    def to_move(self) -> SeatInfo:
+        return self.seats[self.state.turn]
+
+    def shift_deadline(self, seconds: float) -> None:
+        if self.deadline is not None:
+            self.deadline += timedelta(seconds=seconds)

@@ -1,0 +1,498 @@
+"""Who owns which live game, and how a message reaches its owner.
+
+Each server process (each event loop) has one ``Hall``: the games it owns,
+its own channel on the channel layer, a pool of async database connections
+for the owners' writes, and a heartbeat.
+
+**Leases.** A process owns a game while it holds the key
+``pulka:live:<game>:owner`` in Redis (its channel name, set with NX and a
+time to live). The heartbeat renews the leases of the games it owns, notes
+when each was last seen owned (``pulka:live:seen``) and which seats were
+present. A process that dies stops renewing: after ``LEASE_SECONDS`` any
+other process's heartbeat finds the game unowned and takes it over, from
+the database (snapshot plus later events). A lease is only a promise: the
+events' unique version fences the writes themselves (``journal.Fenced``).
+
+**Outages.** A process taking a game over after it went unowned for longer
+than the heartbeats allow moves the turn's deadline on by that time, so no
+turn runs out while no server was there to play it.
+
+**Routing.** A socket's messages go to its game's owner: a direct call when
+the owner is in this process; otherwise a message on the owner's channel,
+which answers on the socket's channel. Code outside a server (Celery
+tasks, the site's services) reaches owners with ``tell_owner``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import time
+import weakref
+from concurrent.futures import ProcessPoolExecutor
+
+import redis.asyncio as aioredis
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from games.live import graces, journal, thinking
+from games.live.game import PLAYING
+from games.live.owner import GameOwner
+
+logger = logging.getLogger(__name__)
+
+HALLS_GROUP = "pulka-halls"
+SEEN = "pulka:live:seen"
+LEASE_SECONDS = 6.0
+HEARTBEAT_SECONDS = 2.0
+# Remembered owner channels of games owned elsewhere.
+ROUTE_SECONDS = 2.0
+# Orphaned games taken over per heartbeat, at most.
+ADOPT_PER_BEAT = 200
+
+RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+
+
+def owner_key(game_id: int) -> str:
+    return f"pulka:live:{game_id}:owner"
+
+
+def present_key(game_id: int) -> str:
+    return f"pulka:live:{game_id}:present"
+
+
+class LocalSink:
+    """A consumer in this process."""
+
+    def __init__(self, consumer):
+        self.consumer = consumer
+
+    async def send_text(self, text: str) -> None:
+        await self.consumer.send_text(text)
+
+    async def close(self, code: int) -> None:
+        await self.consumer.close(code=code)
+
+
+class RemoteSink:
+    """A consumer in another process, through the channel layer."""
+
+    def __init__(self, layer, channel: str):
+        self.layer, self.channel = layer, channel
+
+    async def send_text(self, text: str) -> None:
+        await self.layer.send(self.channel, {"type": "table.text", "text": text})
+
+    async def close(self, code: int) -> None:
+        await self.layer.send(self.channel, {"type": "table.close", "code": code})
+
+
+class Hall:
+    def __init__(self):
+        self.owners: dict[int, GameOwner] = {}
+        self.finished: dict[int, GameOwner] = {}
+        self.routes: dict[int, tuple[str, float]] = {}
+        # This process's consumers attached to an owner elsewhere, by game:
+        # (the owner's channel, the consumers). Should the game change
+        # owner, they attach again to the new one.
+        self.remote: dict[int, tuple[str, set]] = {}
+        self.adopting: dict[int, asyncio.Future] = {}
+        self.tasks: set[asyncio.Task] = set()
+        self.channel = ""
+        self.layer = None
+        self.redis = None
+        self.journal = None
+        self.started = False
+
+    async def start(self) -> None:
+        self.layer = get_channel_layer()
+        self.redis = aioredis.from_url(settings.REDIS_URL, decode_responses=True)
+        self.renew = self.redis.register_script(RENEW)
+        self.journal = journal.Journal()
+        await self.journal.open()
+        self.channel = await self.layer.new_channel("hall.")
+        await self.layer.group_add(HALLS_GROUP, self.channel)
+        self.spawn(self._receive_loop())
+        self.spawn(self._heartbeat_loop())
+        self.started = True
+
+    async def stop(self) -> None:
+        for owner in [*self.owners.values(), *self.finished.values()]:
+            owner.stop()
+        for task in list(self.tasks):
+            task.cancel()
+        keys = [owner_key(game_id) for game_id in self.owners]
+        if keys:
+            # Give the games up at once rather than when the leases expire.
+            await self.redis.delete(*keys)
+        await self.layer.group_discard(HALLS_GROUP, self.channel)
+        await self.journal.close()
+        await self.redis.aclose()
+
+    def spawn(self, coroutine) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("a live-game task failed", exc_info=task.exception())
+
+    # Sockets
+
+    async def attach(self, game_id: int, consumer, audience, since) -> bool:
+        """Attach a consumer to its game; False when nobody can own the game
+        (it is over): the consumer then answers from the database."""
+        owner = await self.owner_here(game_id)
+        if owner is not None:
+            await owner.attach(
+                consumer.channel_name, LocalSink(consumer), audience, since
+            )
+            return True
+        channel = await self.owner_channel(game_id)
+        if channel is None:
+            return False
+        owner_channel, consumers = self.remote.get(game_id, (channel, set()))
+        if owner_channel != channel:
+            consumers = set()
+        consumers.add(consumer)
+        self.remote[game_id] = (channel, consumers)
+        await self._send_remote(
+            channel,
+            game_id,
+            consumer.channel_name,
+            {
+                "kind": "attach",
+                "audience": audience,
+                "since": since,
+                "channel": consumer.channel_name,
+            },
+        )
+        return True
+
+    async def _attach_again(self, game_id: int) -> None:
+        """The game's owner changed: its consumers here attach to the new one."""
+        _, consumers = self.remote.pop(game_id, ("", set()))
+        for consumer in consumers:
+            await self.attach(game_id, consumer, consumer.seat, None)
+
+    async def command(self, game_id: int, key: str, command: dict) -> None:
+        """A socket's message for its game's owner."""
+        owner = self.owners.get(game_id) or self.finished.get(game_id)
+        if owner is not None:
+            await owner.handle(command, key)
+            return
+        channel = await self.owner_channel(game_id)
+        if channel is None:
+            owner = await self.owner_here(game_id)
+            if owner is not None:
+                await owner.handle(command, key)
+            return
+        await self._send_remote(channel, game_id, key, command)
+
+    async def detach(self, game_id: int, consumer) -> None:
+        key = consumer.channel_name
+        if game_id in self.remote:
+            self.remote[game_id][1].discard(consumer)
+            if not self.remote[game_id][1]:
+                del self.remote[game_id]
+        owner = self.owners.get(game_id) or self.finished.get(game_id)
+        if owner is not None:
+            await owner.detach(key)
+            return
+        channel = await self.owner_channel(game_id)
+        if channel is not None:
+            await self._send_remote(channel, game_id, key, {"kind": "detach"})
+
+    async def _send_remote(self, channel, game_id, key, command) -> None:
+        await self.layer.send(
+            channel,
+            {"type": "hall.command", "game": game_id, "key": key, "command": command},
+        )
+
+    # Owning
+
+    async def owner_here(self, game_id: int) -> GameOwner | None:
+        """This process's owner of the game, taking it over if nobody
+        holds it; None when another process owns it or it is over."""
+        owner = self.owners.get(game_id) or self.finished.get(game_id)
+        if owner is not None:
+            return owner
+        return await self.adopt(game_id)
+
+    async def owner_channel(self, game_id: int) -> str | None:
+        """The channel of the game's owner in another process, if any."""
+        route = self.routes.get(game_id)
+        if route is not None and time.monotonic() - route[1] < ROUTE_SECONDS:
+            return route[0]
+        channel = await self.redis.get(owner_key(game_id))
+        if channel is None or channel == self.channel:
+            self.routes.pop(game_id, None)
+            return None
+        self.routes[game_id] = (channel, time.monotonic())
+        return channel
+
+    async def adopt(self, game_id: int) -> GameOwner | None:
+        pending = self.adopting.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future = asyncio.get_running_loop().create_future()
+        self.adopting[game_id] = future
+        try:
+            owner = await self._adopt(game_id)
+            future.set_result(owner)
+            return owner
+        except BaseException as error:
+            future.set_exception(error)
+            raise
+        finally:
+            del self.adopting[game_id]
+
+    async def _adopt(self, game_id: int) -> GameOwner | None:
+        key = owner_key(game_id)
+        if not await self.redis.set(
+            key, self.channel, nx=True, px=int(LEASE_SECONDS * 1000)
+        ):
+            return None
+        live, recent = await sync_to_async(_load, thread_sensitive=False)(game_id)
+        if live is None or live.status != PLAYING:
+            await self.redis.delete(key)
+            await self.redis.zrem(SEEN, game_id)
+            return None
+        seen = await self.redis.zscore(SEEN, game_id)
+        present = await self.redis.get(present_key(game_id))
+        wall = time.time()
+        if seen is not None and wall - seen > 2 * HEARTBEAT_SECONDS:
+            # Nobody owned the game for a while: nobody loses time for that.
+            live.shift_deadline(wall - seen)
+            await self.journal.set_deadline(live)
+        owner = GameOwner(self, live, recent)
+        self.owners[game_id] = owner
+        self.routes.pop(game_id, None)
+        await self.redis.zadd(SEEN, {game_id: wall})
+        was_present = {int(n) for n in present.split(",") if n} if present else set()
+        await owner.start(was_present, silent_since=time.monotonic())
+        if game_id in self.remote:
+            await self._attach_again(game_id)
+        logger.info("took game %s over (version %s)", game_id, live.version)
+        return owner
+
+    def game_over(self, owner: GameOwner) -> None:
+        """The game ended: give the lease up; keep answering its sockets."""
+        game_id = owner.game_id
+        if self.owners.pop(game_id, None) is owner:
+            self.finished[game_id] = owner
+            self.spawn(self._release(game_id))
+
+    async def _release(self, game_id: int) -> None:
+        await self.redis.delete(owner_key(game_id), present_key(game_id))
+        await self.redis.zrem(SEEN, game_id)
+
+    def _yield(self, game_id: int) -> None:
+        """The lease was lost (this process stalled): another process owns
+        the game now; its sockets reconnect there."""
+        owner = self.owners.pop(game_id, None)
+        if owner is None:
+            return
+        owner.stop()
+        logger.warning("lost the lease of game %s", game_id)
+        for attached in list(owner.sockets.values()):
+            self.spawn(attached.sink.close(4012))
+
+    # Heartbeat
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self.heartbeat()
+            except Exception:  # Redis away for a moment: try again next beat
+                logger.exception("heartbeat failed")
+
+    async def heartbeat(self) -> None:
+        wall = time.time()
+        games = list(self.owners)
+        if games:
+            kept = await self.renew(
+                keys=[owner_key(g) for g in games],
+                args=[self.channel, int(LEASE_SECONDS * 1000)],
+            )
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id, held in zip(games, kept, strict=True):
+                if not held:
+                    self._yield(game_id)
+                    continue
+                pipe.zadd(SEEN, {game_id: wall})
+                seats = ",".join(str(s) for s in sorted(self.owners[game_id].present()))
+                pipe.set(present_key(game_id), seats, ex=60)
+            await pipe.execute()
+        for owner in list(self.owners.values()):
+            await owner.drop_silent(settings.PULKA_SOCKET_SILENCE_SECONDS)
+        for game_id, owner in list(self.finished.items()):
+            if not owner.sockets:
+                del self.finished[game_id]
+        for game_id, (channel, _) in list(self.remote.items()):
+            if await self.redis.get(owner_key(game_id)) != channel:
+                self.routes.pop(game_id, None)
+                await self._attach_again(game_id)
+        orphans = await self.redis.zrangebyscore(
+            SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
+        )
+        for game_id in orphans:
+            await self.adopt(int(game_id))
+
+    # Messages on this process's channel
+
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self.layer.receive(self.channel)
+            self.spawn(self._on_message(message))
+
+    async def _on_message(self, message: dict) -> None:
+        game_id = message["game"]
+        command = message.get("command") or {"kind": "wake"}
+        if message["type"] == "hall.adopt":
+            owner = self.owners.get(game_id) or await self.adopt(game_id)
+            if owner is not None and command["kind"] != "wake":
+                await owner.handle(command, None)
+            return
+        key = message.get("key")
+        owner = self.owners.get(game_id) or self.finished.get(game_id)
+        if owner is None:
+            owner = await self.adopt(game_id)
+        if owner is None:
+            # Sent on an old route: pass it on to the owner, once.
+            channel = await self.owner_channel(game_id)
+            if channel is not None and not message.get("passed"):
+                await self.layer.send(channel, {**message, "passed": True})
+            return
+        if command["kind"] == "attach":
+            sink = RemoteSink(self.layer, command["channel"])
+            await owner.attach(key, sink, command["audience"], command["since"])
+        elif command["kind"] == "detach":
+            await owner.detach(key)
+        elif command["kind"] != "wake":
+            await owner.handle(command, key)
+
+    # Bots and graces
+
+    async def think(self, state, deal_actions):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            bot_pool(),
+            thinking.practice_move,
+            state,
+            deal_actions,
+            settings.PULKA_PRACTICE_BOT_SAMPLES,
+        )
+
+    def schedule_grace(self, game_id: int, seat: int, token: str) -> None:
+        graces.schedule_grace(
+            game_id, seat, token, settings.PULKA_DISCONNECT_GRACE_SECONDS
+        )
+
+
+# One hall per event loop: a server has one loop; tests start one per test.
+_halls: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def hall() -> Hall:
+    loop = asyncio.get_running_loop()
+    current = _halls.get(loop)
+    if current is None:
+        current = _halls[loop] = Hall()
+        await current.start()
+    return current
+
+
+async def stop_hall() -> None:
+    current = _halls.pop(asyncio.get_running_loop(), None)
+    if current is not None:
+        await current.stop()
+
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def bot_pool() -> ProcessPoolExecutor:
+    """The processes the bots think in, off every event loop."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(
+            max_workers=settings.PULKA_BOT_PROCESSES,
+            mp_context=multiprocessing.get_context("forkserver"),
+        )
+    return _pool
+
+
+def _load(game_id: int):
+    from games.models import GameEvent
+
+    live = journal.load(game_id)
+    if live is None:
+        return None, []
+    recent = [
+        {"version": version, "events": public}
+        for version, public in GameEvent.objects.filter(game_id=game_id)
+        .order_by("-version")
+        .values_list("version", "public")[:200]
+    ]
+    recent.reverse()
+    return live, recent
+
+
+# From outside a server (Celery tasks, the site's services)
+
+
+def tell_owner(game_id: int, command: dict) -> None:
+    """Hand ``command`` to the game's owner; with none, to whichever server
+    takes the game over. Nothing happens while no server runs: the beat's
+    sweep hands unowned games over once one does."""
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+    try:
+        channel = client.get(owner_key(game_id))
+    finally:
+        client.close()
+    layer = get_channel_layer()
+    if channel:
+        message = {
+            "type": "hall.command",
+            "game": game_id,
+            "key": None,
+            "command": command,
+        }
+        async_to_sync(layer.send)(channel, message)
+    else:
+        message = {"type": "hall.adopt", "game": game_id, "command": command}
+        async_to_sync(layer.group_send)(HALLS_GROUP, message)
+
+
+def unowned(game_ids: list[int]) -> list[int]:
+    """Which of these games no server owns now."""
+    import redis
+
+    if not game_ids:
+        return []
+    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+    try:
+        held = client.mget([owner_key(game_id) for game_id in game_ids])
+    finally:
+        client.close()
+    return [game_id for game_id, owner in zip(game_ids, held, strict=True) if not owner]

@@ -1,0 +1,337 @@
+"""Making steps durable, and reading a game back.
+
+A step is written as one query of a few statements: its event rows, the
+deal record when it deals, and the game row's counters (version, deadline,
+cards played; the state snapshot when the step saves it). PostgreSQL runs
+the statements of one simple query as one transaction, so an ordinary move
+costs one round trip and one commit. The owner sends it from the event loop
+on an async connection (``Journal``); code outside a server (the demo
+seeder, operator actions, scripted games in tests) sends the very same
+statements through Django's connection (``write_sync``).
+
+The unique ``(game, version)`` of the events fences the writers: a step
+written on a version another process has already written fails as a whole
+with ``Fenced``, and its writer does not own the game.
+
+A step that ends the game is written with its settlement (coins, ratings)
+in one Django transaction (``finish_sync``), so both happen exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import psycopg
+from django.db import IntegrityError, connection, connections, transaction
+from psycopg.types.json import Jsonb
+
+from games import rows, signals
+from games.engine.actions import action_from_json
+from games.engine.codec import state_from_json, state_to_json
+from games.live.game import (
+    FINISHED,
+    TIMEOUT,
+    LiveGame,
+    SeatInfo,
+    Step,
+    Timing,
+)
+from games.models import DealRecord, Game, GameEvent, Seat, Table, replay_events
+
+logger = logging.getLogger(__name__)
+
+GAME = Game._meta.db_table
+TABLE = Table._meta.db_table
+SEAT = Seat._meta.db_table
+EVENT = GameEvent._meta.db_table
+DEAL_RECORD = DealRecord._meta.db_table
+EVENT_COLUMNS = (
+    "version",
+    "kind",
+    "seat",
+    "cause",
+    "action",
+    "public",
+    "client_id",
+    "created_at",
+)
+
+
+class Fenced(Exception):
+    """A step's version was already written: another process owns the game."""
+
+
+# The statements of a step
+
+
+def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
+    """What writing ``step`` to ``live`` (as it was before it) runs, in order."""
+    out = []
+    for event in step.events:
+        values = [_value(column, event[column]) for column in EVENT_COLUMNS]
+        out.append(_insert(EVENT, ("game_id", *EVENT_COLUMNS), [live.game_id, *values]))
+    if step.deal is not None:
+        deal = step.deal
+        out.append(
+            _insert(
+                DEAL_RECORD,
+                (
+                    "game_id",
+                    "index",
+                    "hands",
+                    "turned",
+                    "columns",
+                    "salt",
+                    "commitment",
+                ),
+                [
+                    live.game_id,
+                    deal["index"],
+                    Jsonb(deal["hands"]),
+                    deal["turned"],
+                    Jsonb(deal["columns"]),
+                    deal["salt"],
+                    deal["commitment"],
+                ],
+            )
+        )
+    cards = sum(
+        1 for e in step.events if e["kind"] == "action" and "card" in e["action"]
+    )
+    game = {
+        "version": step.version,
+        "deadline": step.deadline,
+        "cards_played": live.cards_played + cards,
+    }
+    if step.deal is not None:
+        game["commitments"] = Jsonb([*live.commitments, step.deal["commitment"]])
+    if step.save_state:
+        game["state"] = Jsonb(state_to_json(step.state))
+        game["state_version"] = step.version
+    if step.ends_game:
+        game["status"] = step.status
+        game["finished_at"] = step.events[-1]["created_at"]
+        if step.status == FINISHED:
+            game["result"] = Jsonb(result_of(step.state))
+    assignments = ", ".join(f"{column} = %s" for column in game)
+    out.append(
+        (
+            f"UPDATE {GAME} SET {assignments} WHERE id = %s",
+            [*game.values(), live.game_id],
+        )
+    )
+    if step.seat_left is not None:
+        out.append(
+            (
+                f'UPDATE {SEAT} SET "left" = true WHERE table_id = %s AND number = %s',
+                [live.table_id, step.seat_left],
+            )
+        )
+    if step.ends_game:
+        out.append(
+            (
+                f"UPDATE {TABLE} SET status = %s WHERE id = %s",
+                [step.status, live.table_id],
+            )
+        )
+    return out
+
+
+def result_of(state) -> dict:
+    return {
+        "totals": list(state.totals),
+        "places": list(state.places),
+        "winners": state.winners,
+        "left": list(state.left),
+    }
+
+
+def _value(column: str, value):
+    if column in ("action", "public"):
+        return None if value is None else Jsonb(value)
+    return value
+
+
+def _insert(table: str, columns, values) -> tuple[str, list]:
+    marks = ", ".join(["%s"] * len(values))
+    names = ", ".join(columns)
+    return f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values)
+
+
+def _one_query(parts: list[tuple[str, list]]) -> tuple[str, list]:
+    sql = ";\n".join(sql for sql, _ in parts)
+    return sql, [value for _, values in parts for value in values]
+
+
+# Writing on the event loop
+
+
+class Journal:
+    """The async connections of one event loop, for the owners' writes."""
+
+    def __init__(self, size: int = 4):
+        from psycopg_pool import AsyncConnectionPool
+
+        self.pool = AsyncConnectionPool(
+            conninfo(),
+            min_size=1,
+            max_size=size,
+            kwargs={"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor},
+            open=False,
+        )
+
+    async def open(self) -> None:
+        await self.pool.open(wait=True)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def write(self, live: LiveGame, step: Step) -> None:
+        """Write an ordinary step (not the game's last): one round trip."""
+        sql, params = _one_query(statements(live, step))
+        try:
+            async with self.pool.connection() as conn:
+                await conn.execute(sql, params)
+        except psycopg.errors.UniqueViolation as error:
+            raise Fenced(str(error)) from error
+
+    async def set_deadline(self, live: LiveGame) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                f"UPDATE {GAME} SET deadline = %s WHERE id = %s AND version = %s",
+                [live.deadline, live.game_id, live.version],
+            )
+
+
+def conninfo() -> str:
+    """The default database's connection string, as Django connects to it
+    (the test database in tests)."""
+    params = connections["default"].get_connection_params()
+    # Django's own cursor class and adapters are for its sync connection.
+    for key in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(key, None)
+    return psycopg.conninfo.make_conninfo(**params)
+
+
+# Writing through Django (outside a server, and every game's last step)
+
+
+def write_sync(live: LiveGame, step: Step) -> None:
+    """Write ``step`` on Django's connection (inside the caller's
+    transaction, if any). A game's last step goes through ``finish_sync``."""
+    sql, params = _one_query(statements(live, step))
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, params)
+    except IntegrityError as error:
+        raise Fenced(str(error)) from error
+
+
+def finish_sync(live: LiveGame, step: Step) -> None:
+    """Write the game's last step with what its end settles, in one
+    transaction: the stakes paid out (or refunded) and the ratings."""
+    from games import stakes
+
+    with transaction.atomic():
+        write_sync(live, step)
+        game = Game.objects.select_related("table").get(pk=live.game_id)
+        if step.status == FINISHED:
+            stakes.settle(game)
+        else:
+            stakes.refund(game)
+        game_id, table_id = live.game_id, live.table_id
+        transaction.on_commit(
+            lambda: signals.game_ended.send(
+                sender=Game, game_id=game_id, table_id=table_id
+            )
+        )
+
+
+# Reading a game back
+
+
+def load(game_id: int, *, client_id: str | None = None) -> LiveGame | None:
+    """The game as its owner holds it, read from the database; None when
+    there is no such game. The answers to action ids are read for every id,
+    or for ``client_id`` alone when given."""
+    from django.conf import settings
+
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None:
+        return None
+    table = game.table
+    seats = [
+        SeatInfo(s.number, s.user_id, s.bot, s.left, s.display_name)
+        for s in rows.seats_of(table.pk)
+    ]
+    # Every deal saves the state, so the events after the snapshot hold the
+    # whole of the deal being played.
+    later = list(
+        GameEvent.objects.filter(game_id=game_id, version__gt=game.state_version)
+        .order_by("version")
+        .values_list("kind", "action")
+    )
+    state = replay_events(game_id, state_from_json(game.state), later)
+    deal_actions = [
+        action_from_json(action)
+        for kind, action in later
+        if kind == GameEvent.Kind.ACTION
+    ]
+    if any(kind == GameEvent.Kind.DEAL for kind, _ in later):
+        last_deal = max(i for i, (kind, _) in enumerate(later) if kind == "deal")
+        deal_actions = [
+            action_from_json(action)
+            for kind, action in later[last_deal + 1 :]
+            if kind == GameEvent.Kind.ACTION
+        ]
+    answered = GameEvent.objects.filter(game_id=game_id).exclude(client_id="")
+    if client_id is not None:
+        answered = answered.filter(client_id=client_id)
+    answers = {
+        (seat, client): {"version": version}
+        for seat, client, version in answered.values_list(
+            "seat", "client_id", "version"
+        )
+    }
+    return LiveGame(
+        game_id=game_id,
+        table_id=table.pk,
+        state=state,
+        version=game.version,
+        state_version=game.state_version,
+        deadline=game.deadline,
+        seats=seats,
+        timing=Timing(
+            turn_seconds=table.turn_seconds,
+            bot_seconds=settings.PULKA_BOT_MOVE_SECONDS,
+            forfeit_after_timeouts=table.forfeit_after_timeouts,
+        ),
+        managed=table.managed,
+        status=game.status,
+        cards_played=game.cards_played,
+        commitments=list(game.commitments),
+        answers=answers,
+        timeouts=_timeouts(game_id, len(seats), table.forfeit_after_timeouts),
+        deal_actions=deal_actions,
+    )
+
+
+def _timeouts(game_id: int, players: int, limit: int) -> list[int]:
+    """Each seat's timeouts in a row at the end of its moves so far (counted
+    up to ``limit``, all that matters)."""
+    counts = [0] * players
+    if not limit:
+        return counts
+    for seat in range(players):
+        causes = (
+            GameEvent.objects.filter(
+                game_id=game_id, seat=seat, kind=GameEvent.Kind.ACTION
+            )
+            .order_by("-version")
+            .values_list("cause", flat=True)[:limit]
+        )
+        for cause in causes:
+            if cause != TIMEOUT:
+                break
+            counts[seat] += 1
+    return counts

@@ -1,0 +1,343 @@
+"""The owner of one live game: every action for it, in order, in one place.
+
+A ``GameOwner`` lives in the process that holds the game's lease (see
+``hall``). It keeps the game (``LiveGame``), the sockets attached to it,
+the seats' presence and the turn's alarm, and handles one command at a time
+under its lock: decide the step, write it (``journal``), apply it in
+memory, send every audience its update and the sender its answer
+(``broadcast``), set the next alarm (``timers``).
+
+Sockets are sinks with ``send_text`` and ``close``: a consumer in this
+process, or one in another process reached through the channel layer. The
+owner sends every message itself, in order on each socket: a mover's
+update comes before its ``ack``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from config.errors import ApplicationError, NotAllowed
+from games.live import broadcast, journal
+from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
+from games.live.timers import Alarm
+
+logger = logging.getLogger(__name__)
+
+# How many steps' public events the owner keeps for resyncs.
+RECENT_STEPS = 200
+# An alarm may ring this much before its wall-clock time (the loop's clock
+# and the wall clock are read apart).
+EARLY = timedelta(milliseconds=20)
+
+
+@dataclass
+class Attached:
+    """A socket attached to the game."""
+
+    sink: object  # has async send_text(text) and close(code)
+    audience: int | None
+    heard_at: float = field(default_factory=time.monotonic)
+
+
+class GameOwner:
+    def __init__(self, hall, live: LiveGame, recent: list[dict]):
+        self.hall = hall
+        self.live = live
+        self.recent: deque[dict] = deque(recent, maxlen=RECENT_STEPS)
+        self.lock = asyncio.Lock()
+        self.sockets: dict[str, Attached] = {}
+        # Seats that were present when the game changed owner, until their
+        # sockets come back or the silence limit passes (``hall``).
+        self.expected: dict[int, float] = {}
+        # The token of each seat's absence; a grace task names the one it
+        # was set for, so a player who came back in between is not removed.
+        self.absent: dict[int, str] = {}
+        self.alarm = Alarm(self._alarm_rang)
+        self.ending: dict | None = None
+        self.gone = False
+
+    @property
+    def game_id(self) -> int:
+        return self.live.game_id
+
+    # Presence
+
+    def present(self) -> set[int]:
+        seats = {a.audience for a in self.sockets.values() if a.audience is not None}
+        return seats | set(self.expected)
+
+    async def start(self, was_present: set[int], silent_since: float) -> None:
+        """Begin owning: the alarm set, presence as the last owner left it."""
+        for seat in was_present:
+            self.expected[seat] = silent_since
+        self._arm()
+        await self._presence_changed(before=set())
+
+    async def attach(self, key: str, sink, audience: int | None, since) -> None:
+        before = self.present()
+        self.sockets[key] = Attached(sink, audience)
+        if audience is not None:
+            self.expected.pop(audience, None)
+            self.absent.pop(audience, None)
+        await sink.send_text(broadcast.encode(self.sync(audience, since)))
+        await self._presence_changed(before)
+
+    async def detach(self, key: str) -> None:
+        before = self.present()
+        if self.sockets.pop(key, None) is not None:
+            await self._presence_changed(before)
+
+    def heard(self, key: str) -> None:
+        attached = self.sockets.get(key)
+        if attached is not None:
+            attached.heard_at = time.monotonic()
+
+    async def drop_silent(self, limit: float) -> None:
+        """Forget sockets not heard from for ``limit`` seconds, and seats
+        expected back that did not come."""
+        now = time.monotonic()
+        before = self.present()
+        silent = [k for k, a in self.sockets.items() if now - a.heard_at > limit]
+        for key in silent:
+            attached = self.sockets.pop(key)
+            try:
+                await attached.sink.close(4408)
+            except Exception:  # a socket already gone has nothing to close
+                logger.debug("closing a silent socket failed", exc_info=True)
+        for seat, since in list(self.expected.items()):
+            if now - since > limit:
+                del self.expected[seat]
+        if self.present() != before:
+            await self._presence_changed(before)
+
+    async def _presence_changed(self, before: set[int]) -> None:
+        present = self.present()
+        if present == before:
+            return
+        live = self.live
+        if live.status == PLAYING:
+            for seat in live.seats:
+                number = seat.number
+                person = not seat.bot and not seat.left
+                if person and number not in present and number not in self.absent:
+                    self.absent[number] = secrets.token_hex(8)
+                    self.hall.schedule_grace(live.game_id, number, self.absent[number])
+        await self._send_all_same(broadcast.presence_text(live, present))
+
+    # Commands
+
+    async def handle(self, command: dict, key: str | None) -> None:
+        """One command from a socket (``key``) or from the site."""
+        kind = command["kind"]
+        attached = self.sockets.get(key) if key else None
+        if attached is not None:
+            attached.heard_at = time.monotonic()
+        if kind == "heard":
+            return
+        if kind == "sync":
+            if attached is not None:
+                message = self.sync(attached.audience, command.get("since"))
+                await attached.sink.send_text(broadcast.encode(message))
+            return
+        if kind == "reload":
+            await self.reload()
+            return
+        if kind == "grace":
+            await self._grace_over(command["seat"], command["token"])
+            return
+        if attached is None:
+            return
+        message_id = command.get("id")
+        try:
+            if attached.audience is None:
+                raise NotAllowed("spectators cannot play")
+            answer = await self._player_command(kind, command, attached.audience)
+        except ApplicationError as error:
+            await attached.sink.send_text(
+                broadcast.encode(
+                    {
+                        "type": "error",
+                        "id": message_id,
+                        "code": error.code,
+                        "message": str(error),
+                    }
+                )
+            )
+            return
+        await attached.sink.send_text(
+            broadcast.encode({"type": "ack", "id": message_id, **(answer or {})})
+        )
+
+    async def _player_command(self, kind: str, command: dict, seat: int):
+        now = timezone.now()
+        async with self.lock:
+            live = self.live
+            if kind == "action":
+                step = live.decide_play(
+                    seat,
+                    command.get("action"),
+                    expected_version=command["version"],
+                    client_id=command["id"],
+                    now=now,
+                    lag=settings.PULKA_MOVE_LAG_SECONDS,
+                )
+            elif kind == "resign":
+                step = live.decide_resign(seat, cause=PLAYER, now=now)
+            elif kind == "abort":
+                if live.managed:
+                    raise NotAllowed("a tournament game cannot be called off")
+                if live.cards_played:
+                    raise NotAllowed("a game can be aborted only before its first card")
+                step = live.decide_abort(now)
+            else:
+                raise ApplicationError(f"unknown command {kind!r}", code="unknown_type")
+            await self._apply(step)
+            return step.answer
+
+    async def _grace_over(self, seat: int, token: str) -> None:
+        async with self.lock:
+            if self.absent.get(seat) != token or seat in self.present():
+                return
+            if self.live.status != PLAYING or self.live.seats[seat].left:
+                return
+            await self._apply(
+                self.live.decide_resign(seat, cause=DISCONNECT, now=timezone.now())
+            )
+
+    # Timers and bots
+
+    def _arm(self) -> None:
+        live = self.live
+        if live.status != PLAYING or live.deadline is None:
+            self.alarm.cancel()
+            return
+        due = live.deadline
+        if not live.to_move.played_by_bot:
+            # A move sent just in time may arrive a moment late.
+            due += timedelta(seconds=settings.PULKA_MOVE_LAG_SECONDS)
+        self.alarm.set(due)
+
+    def _alarm_rang(self) -> None:
+        self.hall.spawn(self._move_due(self.live.version))
+
+    async def _move_due(self, version: int) -> None:
+        live = self.live
+        if live.status != PLAYING or live.version != version:
+            return
+        seat = live.to_move
+        bot_action = None
+        if seat.bot == "practice" and not seat.left:
+            # Thought in another process, without the lock: a player may
+            # still resign meanwhile, and the version tells.
+            bot_action = await self.hall.think(live.state, list(live.deal_actions))
+        async with self.lock:
+            if live.status != PLAYING or live.version != version:
+                return
+            now = timezone.now()
+            if live.deadline is not None and live.deadline - now > EARLY:
+                self._arm()  # moved by an outage meanwhile: not due yet
+                return
+            await self._apply(live.decide_automatic(now, bot_action))
+
+    # Applying
+
+    async def _apply(self, step: Step) -> None:
+        """Write, apply and publish a decided step (under the lock)."""
+        if not step.events:
+            return  # a resend: answered as before
+        live = self.live
+        try:
+            if step.ends_game:
+                await sync_to_async(journal.finish_sync, thread_sensitive=False)(
+                    live, step
+                )
+            else:
+                await self.hall.journal.write(live, step)
+        except journal.Fenced:
+            logger.warning("game %s was written elsewhere; reloading", live.game_id)
+            await self.reload()
+            raise ApplicationError(
+                "the game moved on: here is where it stands", code="stale_version"
+            ) from None
+        live.commit(step)
+        self.recent.extend(step.public)
+        if step.ends_game:
+            self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
+                live.game_id
+            )
+        # Built only for the audiences with a socket here: a view per seat
+        # costs more than the rest of the move.
+        wanted = {attached.audience for attached in self.sockets.values()}
+        texts = broadcast.update_texts(live, step, self.present(), self.ending, wanted)
+        await self._send_each(texts)
+        self._arm()
+        if step.ends_game:
+            self.hall.game_over(self)
+
+    async def reload(self) -> None:
+        """Read the game again (another writer changed it) and resync all."""
+        loaded = await sync_to_async(journal.load, thread_sensitive=False)(self.game_id)
+        if loaded is None:
+            return
+        self.live = loaded
+        if loaded.status != PLAYING:
+            self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
+                loaded.game_id
+            )
+        for attached in list(self.sockets.values()):
+            message = self.sync(attached.audience, None)
+            await attached.sink.send_text(broadcast.encode(message))
+        self._arm()
+        if loaded.status != PLAYING:
+            self.hall.game_over(self)
+
+    # Sending
+
+    def sync(self, audience: int | None, since) -> dict:
+        return broadcast.sync_message(
+            self.live,
+            audience,
+            self.present(),
+            since,
+            list(self.recent),
+            self.ending,
+        )
+
+    async def _send_each(self, texts: dict) -> None:
+        for attached in list(self.sockets.values()):
+            await self._send(attached, texts[attached.audience])
+
+    async def _send_all_same(self, text: str) -> None:
+        for attached in list(self.sockets.values()):
+            await self._send(attached, text)
+
+    async def _send(self, attached: Attached, text: str) -> None:
+        try:
+            await attached.sink.send_text(text)
+        except Exception:  # one broken socket must not stop the others
+            logger.debug("a send failed", exc_info=True)
+
+    def stop(self) -> None:
+        self.alarm.cancel()
+        self.gone = True
+
+
+def ending_of(game_id: int) -> dict:
+    """What a finished game's snapshot adds: the deals revealed and the
+    coins each seat won."""
+    from games.models import Game
+    from games.selectors import game_coin_nets, reveal
+
+    game = Game.objects.select_related("table").get(pk=game_id)
+    return {"reveal": reveal(game), "nets": game_coin_nets(game)}

@@ -1,0 +1,118 @@
+"""The journal: a step's rows, written in one query, read back exactly.
+
+Every move in the other tests already goes through ``games.live.journal``;
+these check what the owner relies on: one query per ordinary move, the
+fence on the event version, and a game read back from its snapshot and
+later events into the very state it was in.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from accounts.services import profile_update
+from games import rows, selectors
+from games.engine import apply, new_game
+from games.live import journal
+from games.models import Game, GameEvent, Seat
+from tests.games.helpers import first_legal, move, start_game, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seats_come_in_order_with_the_names_shown_at_the_table(db):
+    table, (host, guest) = start_table("georgian-club", people=2)
+    profile_update(user=guest, display_name="Nino", language="")
+    game = Game.objects.get(table=table)
+
+    seats = rows.seats_of(game.table_id)
+
+    assert [seat.number for seat in seats] == [0, 1, 2, 3]
+    assert [seat.display_name for seat in seats] == [
+        host.username,
+        "Nino",
+        *(seat.display_name for seat in Seat.objects.filter(table=table)[2:]),
+    ]
+    for seat, expected in zip(
+        seats, Seat.objects.filter(table=table).order_by("number"), strict=True
+    ):
+        for field in Seat._meta.concrete_fields:
+            assert getattr(seat, field.attname) == getattr(expected, field.attname)
+        assert seat.display_name == expected.display_name
+
+
+def _turn_step(live):
+    """The step of the seat to move playing its first legal choice."""
+    from games.engine import legal_actions
+
+    action = legal_actions(live.state)[0]
+    return live._step(action, cause="player", now=timezone.now())
+
+
+def test_an_ordinary_move_is_one_query(db):
+    game = start_game("japanese", people=2)
+    live = journal.load(game.pk)
+    step = live.decide_play(
+        live.state.turn,
+        first_legal(
+            selectors.snapshot(game, selectors.seats_of(game), live.state.turn)["view"]
+        ),
+        expected_version=live.version,
+        client_id="q1",
+        now=timezone.now(),
+    )
+    assert not step.save_state and step.deal is None
+    with CaptureQueriesContext(connection) as queries:
+        journal.write_sync(live, step)
+    sent = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == 1
+    game.refresh_from_db()
+    assert game.version == step.version
+    assert GameEvent.objects.get(game=game, version=step.version).client_id == "q1"
+
+
+def test_a_step_on_a_version_already_written_is_fenced_and_changes_nothing(db):
+    game = start_game("japanese", people=2)
+    first, second = journal.load(game.pk), journal.load(game.pk)
+    journal.write_sync(first, _turn_step(first))
+    before = list(GameEvent.objects.filter(game=game).values_list("version", "action"))
+    with pytest.raises(journal.Fenced):
+        journal.write_sync(second, _turn_step(second))
+    after = list(GameEvent.objects.filter(game=game).values_list("version", "action"))
+    assert after == before
+
+
+def _replayed(game: Game):
+    """The state from the game's record alone: its first deal, every deal
+    record and every action, applied from a new game."""
+    state = new_game(game.table.rules, game.first_dealer)
+    for deal, actions in selectors.game_history(game):
+        state = apply(state, deal)
+        for action in actions:
+            state = apply(state, action)
+    return state
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    profile=st.sampled_from(["japanese", "georgian-club"]),
+    steps=st.integers(min_value=1, max_value=90),
+)
+def test_the_snapshot_and_the_later_events_rebuild_the_state(profile, steps):
+    people = 2 if profile == "japanese" else 4
+    game = start_game(profile, people=people)
+    for _ in range(steps):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        move(game)
+        game.refresh_from_db()
+        rebuilt = game.engine_state()
+        assert rebuilt == _replayed(game)
+        assert journal.load(game.pk).state == rebuilt
+        assert game.state_version <= game.version
