@@ -35,6 +35,8 @@ from games.live.hall import hall
 from games.services.notify import LOBBY_GROUP
 
 CLOSE_ANONYMOUS = 4401
+# How often a socket's pings are passed on to its game's owner.
+HEARD_EVERY_SECONDS = 2.0
 CLOSE_NOT_FOUND = 4404
 
 
@@ -163,6 +165,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     game_id: int
     seat: int | None = None
     attached = False
+    heard_told_at = 0.0
 
     async def connect(self):
         user = self.scope["user"]
@@ -222,7 +225,12 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
 
     async def on_ping(self, message):
         await self.send_json({"type": "pong"})
-        await self.tell_owner({"kind": "heard"})
+        # The owner needs to hear of the socket well within its silence
+        # limit, not of every ping: it may be in another process.
+        now = time.monotonic()
+        if now - self.heard_told_at >= HEARD_EVERY_SECONDS:
+            self.heard_told_at = now
+            await self.tell_owner({"kind": "heard"})
 
     async def on_sync(self, message):
         since = message.get("version")

@@ -171,6 +171,9 @@ class LiveGame:
             raise NotAllowed("you have already left this game")
         step = self._step(Resign(seat), cause=cause, now=now)
         step.seat_left = seat
+        if not step.ends_game:
+            # The seat is a bot's from now on, on the bot's clock.
+            step.deadline = self._next_deadline(step.state, now, leaving=seat)
         step.answer = {"version": step.version}
         return step
 
@@ -311,8 +314,10 @@ class LiveGame:
         step.state = after
         step.save_state = True
 
-    def _next_deadline(self, state: State, now: datetime) -> datetime:
-        if self.seats[state.turn].played_by_bot:
+    def _next_deadline(
+        self, state: State, now: datetime, leaving: int | None = None
+    ) -> datetime:
+        if self.seats[state.turn].played_by_bot or state.turn == leaving:
             seconds = self.timing.bot_seconds
         else:
             seconds = self.timing.turn_seconds

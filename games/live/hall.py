@@ -299,6 +299,13 @@ class Hall:
             self.finished[game_id] = owner
             self.spawn(self._release(game_id))
 
+    def forget(self, owner: GameOwner) -> None:
+        """The game was deleted: stop owning it."""
+        owner.stop()
+        if self.owners.get(owner.game_id) is owner:
+            del self.owners[owner.game_id]
+            self.spawn(self._release(owner.game_id))
+
     async def _release(self, game_id: int) -> None:
         await self.redis.delete(owner_key(game_id), present_key(game_id))
         await self.redis.zrem(SEEN, game_id)

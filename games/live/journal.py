@@ -61,6 +61,10 @@ class Fenced(Exception):
     """A step's version was already written: another process owns the game."""
 
 
+class Gone(Exception):
+    """The game is no longer in the database (deleted with its table)."""
+
+
 # The statements of a step
 
 
@@ -194,6 +198,8 @@ class Journal:
                 await conn.execute(sql, params)
         except psycopg.errors.UniqueViolation as error:
             raise Fenced(str(error)) from error
+        except psycopg.errors.ForeignKeyViolation as error:
+            raise Gone(str(error)) from error
 
     async def set_deadline(self, live: LiveGame) -> None:
         async with self.pool.connection() as conn:

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.errors import ApplicationError, NotAllowed
+from games.errors import NotPlaying
 from games.live import broadcast, journal
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm
@@ -127,10 +128,11 @@ class GameOwner:
             return
         live = self.live
         if live.status == PLAYING:
-            for seat in live.seats:
-                number = seat.number
-                person = not seat.bot and not seat.left
-                if person and number not in present and number not in self.absent:
+            # A player who was here and is gone has the grace period to come
+            # back; one who never came is played for by the turn timer.
+            for number in before - present:
+                seat = live.seats[number]
+                if not seat.bot and not seat.left and number not in self.absent:
                     self.absent[number] = secrets.token_hex(8)
                     self.hall.schedule_grace(live.game_id, number, self.absent[number])
         await self._send_all_same(broadcast.presence_text(live, present))
@@ -248,7 +250,11 @@ class GameOwner:
             if live.deadline is not None and live.deadline - now > EARLY:
                 self._arm()  # moved by an outage meanwhile: not due yet
                 return
-            await self._apply(live.decide_automatic(now, bot_action))
+            try:
+                await self._apply(live.decide_automatic(now, bot_action))
+            except ApplicationError as error:
+                # Nobody to tell: the game moved elsewhere or is gone.
+                logger.info("no move due in game %s: %s", live.game_id, error)
 
     # Applying
 
@@ -264,6 +270,10 @@ class GameOwner:
                 )
             else:
                 await self.hall.journal.write(live, step)
+        except journal.Gone:
+            logger.info("game %s was deleted; forgetting it", live.game_id)
+            self.hall.forget(self)
+            raise NotPlaying("this game no longer exists") from None
         except journal.Fenced:
             logger.warning("game %s was written elsewhere; reloading", live.game_id)
             await self.reload()
