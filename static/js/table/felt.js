@@ -230,6 +230,7 @@ export class Felt {
     const last = state.lastTrick;
     const snap = state.snap;
     const available = Boolean(last) && snap.status === "playing";
+    this.lastButton.hidden = snap.status !== "playing";
     this.lastButton.disabled = !available;
     if (!available) {
       this.toggleLast(false);
