@@ -95,3 +95,23 @@ def test_the_live_table_in_georgian(page, server, read_db):
     assert page.js_errors == []
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "table-japanese-ka.png"), full_page=True)
+
+
+def test_a_finished_table_shows_the_result_and_checks_the_deals(page, read_db):
+    def finished_game():
+        user = new_player()
+        game = play_to_the_end(japanese_game(user, target=11), user)
+        return user.username, game.table_id
+
+    username, table_id = read_db(finished_game)
+    log_in(page, username)
+    page.goto(f"/tables/{table_id}/")
+    result = page.locator("#result")
+    result.wait_for()
+    assert page.locator("#places li").count() == 2
+    # The page checks every deal against the commitments it was sent.
+    page.locator("#fairness.ok").wait_for()
+    assert "verified" in page.locator("#fairness").inner_text()
+    assert page.locator("#last-trick-button").is_hidden()
+    assert page.locator("#felt .felt-trump").is_hidden()
+    assert page.js_errors == []
