@@ -6,14 +6,16 @@ BIN := $(VENV)/bin
 # Reinstall only when pyproject.toml changes (or the virtualenv is new).
 STAMP := $(VENV)/.install.stamp
 PYTEST_ARGS ?=
+# The browser code's linter, from package.json / package-lock.json.
+NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test install lint format check migrate services clean
+.PHONY: help run test test-js install lint lint-js format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
-	@echo "make lint   ruff check and format check"
+	@echo "make lint   ruff check and format check, ESLint for static/js"
 	@echo "make format ruff fix and format"
 	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
 
@@ -23,20 +25,32 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
 
 # The embedded PostgreSQL and Redis, migrations and demo data, then web,
 # worker and beat (scripts/run_platform.py).
 run: $(STAMP)
 	$(BIN)/python scripts/run_platform.py
 
-test: $(STAMP)
+# The browser code's unit tests first (a second), then the suite.
+test: $(STAMP) test-js
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-lint: $(STAMP)
+# Node's own test runner over the pure modules of static/js: no packages.
+test-js:
+	node --test tests/js/
+
+lint: $(STAMP) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+
+lint-js: $(NODE_STAMP)
+	npx --no-install eslint .
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
@@ -54,4 +68,4 @@ services: $(STAMP)
 	$(BIN)/python -m config.embedded
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache node_modules

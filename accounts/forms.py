@@ -9,10 +9,16 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import DISPLAY_NAME_MAX_LENGTH
 from accounts.selectors import display_name_taken
+from config.text_filters import label_from_verbose_name
 
 
 class SignUpForm(UserCreationForm):
     """A username and a password, twice; nothing else is asked."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self._meta.model._meta.get_field("username")
+        label_from_verbose_name(self, "username", username.verbose_name)
 
     def save_with(self, password_hash: str):
         """Save the new player with their password already hashed (by the

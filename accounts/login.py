@@ -30,10 +30,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
+from config.text_filters import label_from_verbose_name
+
 
 class _CheckedByTheView:
     """A login form that checks only its fields: the view checks the
     password itself, asynchronously."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        label_from_verbose_name(self, "username", self.username_field.verbose_name)
 
     def clean(self):
         return self.cleaned_data

@@ -9,6 +9,7 @@ from django.contrib.auth import alogin
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -69,7 +70,11 @@ def profile(request: HttpRequest) -> HttpResponse:
             )
             response = redirect("accounts:profile")
             _remember_language(response, updated.language)
-            messages.success(request, _("Your profile is saved."))
+            # Said in the language just chosen, as the next page is; a blank
+            # choice keeps the language this request is in.
+            language = updated.language or translation.get_language()
+            with translation.override(language):
+                messages.success(request, _("Your profile is saved."))
             return response
     else:
         form = ProfileForm(

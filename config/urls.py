@@ -9,6 +9,7 @@ from config import views
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("health/", views.health, name="health"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The admin's and the browsable API's login pages, as the site's: they
     # check passwords off the shared thread and count failures (see

@@ -5,7 +5,13 @@ import uuid
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
@@ -79,3 +85,10 @@ def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
         {"code": "not_found", "detail": f"no such API address: {request.path}"},
         status=404,
     )
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the
+    static one (with its cache-busting name in production)."""
+    return HttpResponsePermanentRedirect(static("favicon.ico"))

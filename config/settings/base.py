@@ -100,6 +100,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # capfirst that leaves Georgian without Mtavruli capitals.
+            "builtins": ["config.text_filters"],
         },
     },
 ]
@@ -131,6 +133,8 @@ LANGUAGES = [
     ("tr", _("Turkish")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Each language's one date and time format (config/formats/<language>).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -100,8 +100,9 @@ def options_summary(profile: str, options: dict) -> list[str]:
 
 
 def _seat_name(seat: Seat) -> str:
+    # Numbered as at the table ("Practice bot 3"), in the page's language.
     if seat.bot:
-        return str(Seat.Bot(seat.bot).label)
+        return f"{Seat.Bot(seat.bot).label} {seat.number + 1}"
     if seat.user_id is None:
         return ""
     return display_name(seat.user)

@@ -1,7 +1,9 @@
 """The ratings shown next to the players at a table.
 
-A table whose rules are a rating category's preset shows each seated
-person's rating in that category; a player without one shows the start
+A ranked table (whose rules are always a rating category's preset) shows
+each seated person's rating in that category; a casual table shows none,
+even when its rules happen to be a category's, since its games move no
+rating; a player without one shows the start
 rating, provisional. Read from ``ratings.models.Rating`` in one query per
 category, however many tables are listed.
 """
@@ -34,6 +36,9 @@ Ratings = dict[tuple[str, int], SeatRating]
 
 
 def table_category(table: Table) -> str | None:
+    """The rating category a table's games count in: None for a casual one."""
+    if not table.ranked:
+        return None
     return category_of(table.profile, table.options)
 
 

@@ -4,8 +4,9 @@
 // links, and keep the table lists live. Without JavaScript the page still
 // works: every option is shown (the server ignores other profiles' options)
 // and the lists are as fresh as the last page load.
-(function () {
-  "use strict";
+import { openSocket } from "./lib/socket.js";
+
+{
 
   // --- The new table form ---------------------------------------------------
 
@@ -144,11 +145,13 @@
         });
     }
 
-    window.pulkaLiveSocket("/ws/lobby/", {
+    openSocket("/ws/lobby/", {
       message: function (message) {
         if (message.type === "lobby") refresh();
       },
-      reopened: refresh,
+      open: function (reopened) {
+        if (reopened) refresh();
+      },
     });
   }
 
@@ -163,4 +166,4 @@
   } else {
     start();
   }
-})();
+}

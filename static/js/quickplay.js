@@ -2,8 +2,9 @@
 // pool's size and the rating range fresh, and open the table as soon as the
 // server says there is one. Without JavaScript the page still works: reload
 // it to see the status; a matched player finds a link to the table.
-(function () {
-  "use strict";
+import { openSocket } from "./lib/socket.js";
+
+{
 
   function pad(n) {
     return n < 10 ? "0" + n : String(n);
@@ -23,6 +24,7 @@
     var pingEvery = (Number(box.getAttribute("data-ping-seconds")) || 10) * 1000;
     var removedUrl = box.getAttribute("data-removed-url");
     var leaving = false;
+    let socket = null;
 
     // The time waited, counted from the server's figure at page load so a
     // wrong clock on this computer does not matter.
@@ -35,6 +37,7 @@
     function go(url) {
       if (leaving || !url) return;
       leaving = true;
+      if (socket) socket.close();
       window.location.assign(url);
     }
 
@@ -61,48 +64,16 @@
     }
 
     if (!("WebSocket" in window)) return;
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var address = scheme + window.location.host + box.getAttribute("data-socket");
-    var delay = 1000;
-    var maxDelay = 15000;
-
-    function connect() {
-      var socket = new WebSocket(address);
-      var pingTimer = null;
-
-      function ping() {
-        if (socket.readyState === WebSocket.OPEN) {
-          socket.send(JSON.stringify({ type: "ping" }));
-        }
-      }
-
-      socket.addEventListener("open", function () {
-        delay = 1000;
+    socket = openSocket(
+      box.getAttribute("data-socket"),
+      {
+        message: onMessage,
         // Asking for the status at once also catches a match made while
         // this page was reconnecting.
-        ping();
-        pingTimer = setInterval(ping, pingEvery);
-      });
-
-      socket.addEventListener("message", function (event) {
-        try {
-          onMessage(JSON.parse(event.data));
-        } catch (error) {
-          // Not JSON: ignore it.
-        }
-      });
-
-      socket.addEventListener("close", function () {
-        clearInterval(pingTimer);
-        if (leaving) return;
-        // Back off, with jitter so clients do not return at once.
-        var wait = delay / 2 + (Math.random() * delay) / 2;
-        delay = Math.min(delay * 2, maxDelay);
-        setTimeout(connect, wait);
-      });
-    }
-
-    connect();
+        open: () => socket && socket.send({ type: "ping" }),
+      },
+      { pingEvery },
+    );
   }
 
   function start() {
@@ -115,4 +86,4 @@
   } else {
     start();
   }
-})();
+}

@@ -2,14 +2,19 @@
  *
  * The record (RECORD.md) gives every deal's cards and every action; the
  * result (the server's replay of the same record) gives what needs the rules:
- * trick winners and scores. This file only moves cards: out of the hands
- * (and Japanese columns) onto the table, trick by trick.
+ * trick winners and scores. This module only moves cards: out of the hands
+ * (and Japanese columns) onto the table, trick by trick. The scoresheet is
+ * the live table's (game/scoresheet.js).
  */
-(function () {
-  "use strict";
+import { el } from "./lib/dom.js";
+import { fmt, gettext, ngettext } from "./lib/i18n.js";
+import { SYMBOL, cardText, isRed, modeText, sortCards, trumpName } from "./game/cards.js";
+import { positionOf, pulkaDeals, pulkaOf } from "./game/seating.js";
+import { georgianSheet, japaneseSheet } from "./game/scoresheet.js";
+import { cardEl, playEl } from "./views/card.js";
+import { renderSheet as drawSheet } from "./views/scoresheet.js";
 
-  const P = window.Pulka;
-  const { gettext, ngettext, fmt, el, cardEl, cardText, playEl } = P;
+{
   const byId = (id) => document.getElementById(id);
 
   const config = JSON.parse(byId("replay-config").textContent);
@@ -44,7 +49,7 @@
   // The seat boxes, built once.
   const boxes = [];
   for (let seat = 0; seat < players; seat++) {
-    const box = el("div", "seat pos-" + P.positionOf(seat, 0, players));
+    const box = el("div", "seat pos-" + positionOf(seat, 0, players));
     const parts = {
       box,
       name: el("div", "seat-name", name(seat)),
@@ -74,10 +79,9 @@
         totals[seat] += score;
       });
       if (!japanese) {
-        const pulka = P.pulkaOf(d, sizes);
-        const end = sizes.slice(0, pulka + 1).reduce((a, b) => a + b, 0) - 1;
+        const pulka = pulkaOf(d, sizes);
         const premium = (result.pulkas || [])[pulka];
-        if (d === end && premium) {
+        if (d === pulkaDeals(pulka, sizes).end - 1 && premium) {
           for (let seat = 0; seat < players; seat++) {
             totals[seat] += premium.bonus[seat] - premium.deduction[seat];
           }
@@ -192,13 +196,13 @@
     const who = name(last.seat);
     let text;
     if ("trump" in last) {
-      text = fmt(gettext("%s names trump: %s."), who, P.trumpText(last.trump));
+      text = fmt(gettext("%s names trump: %s."), who, trumpName(last.trump));
     } else if ("bid" in last) {
       text = last.bid === 0 ? fmt(gettext("%s passes."), who) : fmt(gettext("%s bids %s."), who, last.bid);
     } else if (last.resign) {
       text = fmt(gettext("%s resigns."), who);
     } else {
-      const mode = last.mode ? " (" + P.modeText(last) + ")" : "";
+      const mode = last.mode ? " (" + modeText(last) + ")" : "";
       text = fmt(gettext("%s plays %s."), who, cardText(last.card) + mode);
       if (state.finished && state.finished.winner !== null) {
         text += " " + fmt(gettext("%s takes the trick."), name(state.finished.winner));
@@ -210,7 +214,7 @@
         " " +
         fmt(
           gettext("Deal over: %s."),
-          scores.map((score, seat) => name(seat) + " " + P.signed(score)).join(", "),
+          scores.map((score, seat) => name(seat) + " " + (score > 0 ? "+" + score : String(score))).join(", "),
         );
     }
     return text;
@@ -243,7 +247,7 @@
     const info = [];
     if (!japanese) {
       info.push(fmt(gettext("Deal %s"), d + 1));
-      info.push(fmt(gettext("pulka %s"), P.pulkaOf(d, rules.pulka_sizes) + 1));
+      info.push(fmt(gettext("pulka %s"), pulkaOf(d, rules.pulka_sizes) + 1));
       info.push(fmt(ngettext("%s card", "%s cards", deal.hands[0].length), deal.hands[0].length));
       info.push(fmt(gettext("Dealer: %s"), name(dealerOf(d))));
     } else {
@@ -253,7 +257,8 @@
     for (const text of info) dom.bar.append(el("span", "", text));
     const trump = el("span", "");
     trump.append(gettext("Trump:") + " ");
-    trump.append(el("strong", "trump " + P.trumpClass(state.trump), state.trump ? P.trumpText(state.trump) : "—"));
+    const suit = state.trump && state.trump !== "none" ? SYMBOL[state.trump] + " " : "";
+    trump.append(el("strong", "trump" + (isRed(state.trump) ? " red" : ""), suit + trumpName(state.trump)));
     if (deal.turned) {
       trump.append(" ", el("span", "muted", gettext("turned")), " ", cardEl(deal.turned, { small: true }));
     }
@@ -292,7 +297,7 @@
       stats.push(fmt(gettext("took %s"), state.tricks[seat]));
       stats.push(fmt(gettext("total %s"), state.totals[seat]));
       parts.stats.textContent = stats.join(" · ");
-      parts.hand.replaceChildren(...P.sortCards(state.hands[seat]).map((c) => cardEl(c, { small: true })));
+      parts.hand.replaceChildren(...sortCards(state.hands[seat]).map((c) => cardEl(c, { small: true })));
       if (japanese) {
         parts.columns.replaceChildren();
         for (const column of state.columns[seat] || []) {
@@ -314,7 +319,7 @@
     const shown = state.finished ? state.finished.cards : state.trick;
     dom.trick.classList.toggle("finished", Boolean(state.finished));
     shown.forEach((play, i) => {
-      const slot = el("div", "slot pos-" + P.positionOf(play.seat, 0, players));
+      const slot = el("div", "slot pos-" + positionOf(play.seat, 0, players));
       const node = playEl(play);
       if (i === 0) node.classList.add("lead");
       if (state.finished && state.finished.winner === play.seat) node.classList.add("won");
@@ -329,112 +334,34 @@
   // The scoresheet up to the position shown: no spoilers of later deals.
   function renderSheet(state) {
     const shownDeals = state.dealOver ? state.d + 1 : state.d;
-    const table = el("table", "sheet");
-    const head = el("tr");
-    const columns = japanese ? ["#", gettext("Declarer"), gettext("Trump")] : ["#", gettext("Cards"), gettext("Trump")];
-    for (const text of columns) head.append(el("th", "", text));
-    for (let seat = 0; seat < players; seat++) head.append(el("th", "player", name(seat)));
-    const thead = el("thead");
-    thead.append(head);
-    table.append(thead);
-    const body = el("tbody");
-    const running = new Array(players).fill(0);
-    const sizes = rules.pulka_sizes;
-    for (let d = 0; d < deals.length; d++) {
-      const outcome = result.deals[d];
-      const row = el("tr", "deal-row" + (d === state.d ? " here" : ""));
-      row.append(el("td", "num", String(d + 1)));
-      row.append(
-        japanese
-          ? el("td", "", name(dealerOf(d)))
-          : el("td", "num", String(deals[d].hands[0].length)),
-      );
-      if (d >= shownDeals || !outcome) {
-        if (d !== state.d) continue;
-        row.append(el("td", "trump " + P.trumpClass(state.trump), P.trumpSymbol(state.trump)));
-        for (let seat = 0; seat < players; seat++) {
-          const bid = state.bids[seat];
-          const text = japanese
-            ? String(state.tricks[seat])
-            : (bid === null ? "–" : bid) + "/" + state.tricks[seat];
-          row.append(el("td", "score", text));
-        }
-        row.classList.add("current-row");
-        body.append(row);
-        continue;
-      }
-      row.append(el("td", "trump " + P.trumpClass(outcome.trump), P.trumpSymbol(outcome.trump)));
-      for (let seat = 0; seat < players; seat++) {
-        const score = japanese ? outcome.points[seat] : outcome.scores[seat];
-        running[seat] += score;
-        const cell = el("td", "score");
-        if (japanese) {
-          cell.append(
-            el("span", "bt", fmt(ngettext("%s trick", "%s tricks", outcome.tricks[seat]), outcome.tricks[seat])),
-            el("span", "pts", score ? "+" + score : "0"),
-          );
-        } else {
-          const exact = outcome.bids[seat] === outcome.tricks[seat];
-          if (exact) cell.classList.add("exact");
-          if (score < 0) cell.classList.add("minus");
-          cell.append(el("span", "bt", outcome.bids[seat] + "/" + outcome.tricks[seat]), el("span", "pts", String(score)));
-        }
-        row.append(cell);
-      }
-      body.append(row);
-      if (!japanese) {
-        const pulka = P.pulkaOf(d, sizes);
-        const end = sizes.slice(0, pulka + 1).reduce((a, b) => a + b, 0) - 1;
-        const premium = (result.pulkas || [])[pulka];
-        if (d === end && premium) {
-          const prow = el("tr", "pulka-row");
-          const label = el("td", "", fmt(gettext("Pulka %s"), premium.pulka));
-          label.colSpan = 3;
-          prow.append(label);
-          for (let seat = 0; seat < players; seat++) {
-            running[seat] += premium.bonus[seat] - premium.deduction[seat];
-            const marks = [];
-            if (premium.premium[seat]) marks.push("★");
-            if (premium.bonus[seat]) marks.push("+" + premium.bonus[seat]);
-            if (premium.deduction[seat]) marks.push("−" + premium.deduction[seat]);
-            const cell = el("td", "score");
-            cell.append(el("span", "bt", marks.join(" ")), el("span", "pts total", String(running[seat])));
-            prow.append(cell);
-          }
-          body.append(prow);
-        }
-      }
-    }
-    table.append(body);
-    const foot = el("tfoot");
-    const totals = el("tr", "totals-row");
-    const label = el("td", "", gettext("Total"));
-    label.colSpan = 3;
-    totals.append(label);
-    for (let seat = 0; seat < players; seat++) totals.append(el("td", "score total", String(state.totals[seat])));
-    foot.append(totals);
+    const names = [...Array(players).keys()].map(name);
     const atEnd = index === positions.length - 1;
-    if (atEnd && result.places) {
-      const places = el("tr", "places-row");
-      const placeLabel = el("td", "", gettext("Place"));
-      placeLabel.colSpan = 3;
-      places.append(placeLabel);
-      for (let seat = 0; seat < players; seat++) {
-        const place = result.places[seat];
-        places.append(el("td", "score" + (place === 1 ? " total" : ""), place === 1 ? "🏆 1" : String(place)));
-      }
-      foot.append(places);
-    }
-    table.append(foot);
-    dom.sheet.replaceChildren(table);
+    const common = {
+      rules,
+      names,
+      deals: result.deals.slice(0, shownDeals),
+      totals: state.totals,
+      places: atEnd && result.places ? result.places : null,
+      here: state.d,
+    };
+    const current = state.dealOver
+      ? null
+      : {
+          deal: state.d,
+          cards: deals[state.d].hands[0].length,
+          declarer: dealerOf(state.d),
+          trump: state.trump,
+          bids: state.bids,
+          tricks: state.tricks,
+        };
     if (japanese) {
-      const score = el("p", "match-score");
-      score.append(
-        el("strong", "", name(0) + " " + state.totals[0] + " – " + state.totals[1] + " " + name(1)),
-        " ",
-        el("span", "muted", fmt(gettext("(the match goes to %s points)"), rules.target)),
+      drawSheet(dom.sheet, japaneseSheet({ ...common, current }));
+    } else {
+      // A pulka's premiums show once its last deal is shown.
+      const pulkas = (result.pulkas || []).filter(
+        (pulka, i) => pulkaDeals(i, rules.pulka_sizes).end <= shownDeals,
       );
-      dom.sheet.prepend(score);
+      drawSheet(dom.sheet, georgianSheet({ ...common, pulkas, current }));
     }
   }
 
@@ -509,4 +436,4 @@
     if (found >= 0) index = found;
   }
   render();
-})();
+}

@@ -2,8 +2,9 @@
 // pairings) fresh over the tournament's WebSocket, and takes a signed-in
 // player to their table when a round seats them. Without JavaScript the
 // page still works; it is as fresh as its last load.
-(function () {
-  "use strict";
+import { openSocket } from "../js/lib/socket.js";
+
+{
 
   function readState(root) {
     var marker = root.querySelector(".live-state");
@@ -63,11 +64,14 @@
     }
 
     if (!("WebSocket" in window) || !window.fetch) return;
-    window.pulkaLiveSocket(live.getAttribute("data-socket"), {
+    openSocket(live.getAttribute("data-socket"), {
       message: function (message) {
         if (message.type === "tournament") refresh();
       },
-      reopened: refresh,
+      open: function (reopened) {
+        if (reopened) refresh();
+      },
+    }, {
       // No such tournament, or a banned account: trying again will not help.
       finalCodes: [4404, 4403],
     });
@@ -78,4 +82,4 @@
   } else {
     start();
   }
-})();
+}

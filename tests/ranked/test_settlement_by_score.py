@@ -414,7 +414,8 @@ def test_without_the_new_fields_the_lobby_opens_a_pot_table(signed_in):
     table = Table.objects.get()
     assert (table.settlement, table.points_per_coin) == ("pot", 10)
     lobby = signed_in.get(LOBBY).content.decode()
-    card = lobby[lobby.index(f'id="table-{table.pk}"') :]
+    start = lobby.index(f'id="table-{table.pk}"')
+    card = lobby[start : lobby.index("</article>", start)]
     assert "Stake 10 Domino Coin" in card and "Settled by score" not in card
 
 

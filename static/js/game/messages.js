@@ -1,0 +1,39 @@
+// What the player is told, in words: refused moves by their error code
+// (docs/protocol.md), and the events worth a line ("Deal 1 is over"). Pure.
+
+import { fmt, gettext } from "../lib/i18n.js";
+
+export function errorText(code, fallback) {
+  const texts = {
+    stale_version: gettext("The game moved on before your move arrived. Here is the table now."),
+    late: gettext("Your move came after the time was up: the automatic move was made."),
+    wrong_seat: gettext("It is not your turn."),
+    wrong_action: gettext("Another kind of move is due."),
+    illegal: gettext("That move is against the rules."),
+    not_allowed: gettext("You cannot do that now."),
+    not_playing: gettext("The game is over."),
+    bad_record: gettext("That move is not complete."),
+    rate_limited: gettext("Too many messages: wait a moment."),
+  };
+  return texts[code] || fallback || gettext("Refused.");
+}
+
+export function eventText(event, names) {
+  switch (event.type) {
+    case "deal_over": {
+      const result = event.result || {};
+      const scores = (result.scores || result.points || []).map(
+        (score, seat) => names(seat) + " " + (score > 0 ? "+" + score : String(score)),
+      );
+      return fmt(gettext("Deal %s is over: %s"), event.deal + 1, scores.join(", "));
+    }
+    case "pulka_over":
+      return fmt(gettext("Pulka %s is over."), event.pulka);
+    case "resign":
+      return fmt(gettext("%s left the game."), names(event.seat));
+    case "aborted":
+      return gettext("The game was called off.");
+    default:
+      return "";
+  }
+}

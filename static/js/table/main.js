@@ -1,0 +1,258 @@
+// The live table page: wires the socket, the client state and the views.
+// Like lichess's round ctrl: messages change the state, the state is drawn,
+// and the player's choices go back over the socket.
+
+import { byId } from "../lib/dom.js";
+import { gettext } from "../lib/i18n.js";
+import { openSocket } from "../lib/socket.js";
+import { clockOffset } from "../game/clock.js";
+import { errorText, eventText } from "../game/messages.js";
+import { seatName } from "../game/names.js";
+import { premiumTracker } from "../game/premium.js";
+import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
+import { TableState } from "../game/state.js";
+import { renderSheet } from "../views/scoresheet.js";
+import { Bar } from "./bar.js";
+import { Felt } from "./felt.js";
+import { Hand } from "./hand.js";
+import { Notices } from "./notices.js";
+import { Prompt } from "./prompt.js";
+import { CommitmentStore, Result } from "./result.js";
+
+// How long a finished trick stays in the middle before it is cleared.
+const TRICK_SHOWN_MS = 2500;
+// Closes after which reconnecting cannot help.
+const FINAL_CODES = [4401, 4403, 4404];
+
+export function startTable(config, snapshot) {
+  const rules = config.rules;
+  const state = new TableState(snapshot);
+  const offset = clockOffset(config.server_now, Date.now());
+  const serverNow = () => Date.now() + offset;
+  const names = (seat) => seatName(state.snap.seats, seat);
+  const commitments = new CommitmentStore(config.game);
+  commitments.remember(snapshot.commitments);
+  const baseTitle = document.title;
+  let trickAt = 0;
+  // Whether the move was the player's at the last redraw: a phone buzzes
+  // when it becomes so.
+  let wasMyTurn = false;
+
+  const notices = new Notices(byId("notices"));
+  const bar = new Bar(
+    {
+      deal: byId("bar-deal"),
+      dealer: byId("bar-dealer"),
+      table: byId("bar-table"),
+      commitment: byId("bar-commitment"),
+      conn: byId("conn"),
+    },
+    { rules, names },
+  );
+  const felt = new Felt(byId("felt"), { rules, names, ratings: config.ratings });
+  const hand = new Hand({
+    hand: byId("hand"),
+    columnsTop: byId("columns-top"),
+    columnsBottom: byId("columns-bottom"),
+    rules,
+    onPlay: playCard,
+  });
+  const prompt = new Prompt(byId("prompt"), {
+    names,
+    send: sendAction,
+    cancelJoker: () => {
+      state.choosing = null;
+      render();
+      hand.focusFirstLegal();
+    },
+  });
+  const result = new Result(
+    { root: byId("result"), summary: byId("result-summary"), places: byId("places"), fairness: byId("fairness") },
+    { rules, names, recordUrl: config.record_url, commitments: () => commitments.known },
+  );
+  const sheetBox = byId("scoresheet");
+  const buttons = { resign: byId("resign-btn"), abort: byId("abort-btn") };
+
+  const socket = openSocket(
+    config.ws_path,
+    {
+      status: (s) => {
+        bar.connection(s);
+        render();
+      },
+      open: (reopened) => {
+        if (reopened) socket.send(state.reopened());
+      },
+      message: (message) => {
+        const out = state.receive(message, Date.now());
+        for (const reply of out.send) socket.send(reply);
+        for (const notice of out.notices) {
+          if (notice.kind === "error") notices.show(errorText(notice.code, notice.message), true);
+          else notices.show(eventText(notice.event, names));
+        }
+        commitments.remember(state.snap.commitments);
+        if (out.trick) {
+          trickAt = Date.now();
+          // Redraw when the finished trick should leave the middle.
+          setTimeout(render, TRICK_SHOWN_MS + 50);
+        }
+        if (out.redraw) render();
+      },
+      closed: (event) => {
+        const banned = event.code === 4403 && event.reason === "banned";
+        const reasons = {
+          4401: gettext("Sign in to join the table."),
+          4403: banned ? gettext("Your account has been closed.") : gettext("This table is private."),
+          4404: gettext("There is no such game."),
+        };
+        notices.show(reasons[event.code], true);
+      },
+    },
+    // The server takes a socket it has not heard from for 15 s for gone;
+    // the client does the same the other way round.
+    { finalCodes: FINAL_CODES, silence: 15000 },
+  );
+
+  function sendAction(action) {
+    const message = state.act(action, Date.now());
+    if (!message) return;
+    if (!socket.send(message)) {
+      state.pending = null;
+      notices.show(gettext("Not connected. Your move was not sent."), true);
+    }
+    render();
+  }
+
+  function playCard(card) {
+    const choice = state.chooseCard(card, Date.now());
+    if (!choice) return;
+    if (choice.send) {
+      if (!socket.send(choice.send)) {
+        state.pending = null;
+        notices.show(gettext("Not connected. Your move was not sent."), true);
+      }
+      render();
+      return;
+    }
+    render();
+    if (choice.offer) prompt.focusFirstChoice();
+  }
+
+  function sheetModel() {
+    const snap = state.snap;
+    const view = snap.view;
+    const seatNames = snap.seats.map((_, seat) => names(seat));
+    const playing = snap.status === "playing" && view.phase !== "deal";
+    if (rules.japanese) {
+      return japaneseSheet({
+        rules,
+        names: seatNames,
+        deals: view.deals,
+        totals: view.totals,
+        current: playing ? { deal: view.deal, declarer: view.dealer, trump: view.trump, tricks: view.tricks } : null,
+      });
+    }
+    return georgianSheet({
+      rules,
+      names: seatNames,
+      deals: view.deals,
+      pulkas: view.pulkas,
+      totals: view.totals,
+      current:
+        playing && view.cards
+          ? { deal: view.deal, cards: view.cards, trump: view.trump, bids: view.bids, tricks: view.tricks }
+          : null,
+    });
+  }
+
+  function render() {
+    const live = byId("live");
+    const active = document.activeElement;
+    // The keyboard is the table's unless the player is elsewhere on the page
+    // (the language form, the scoresheet's summary).
+    const keyboardHere = !active || active === document.body || live.contains(active);
+    const snap = state.snap;
+    const view = snap.view;
+    const fresh = Date.now() - trickAt < TRICK_SHOWN_MS;
+    bar.render(snap);
+    felt.render(state, premiumTracker(view, rules), fresh);
+    hand.render(state);
+    prompt.render(state);
+    renderSheet(sheetBox, sheetModel());
+    result.render(snap);
+    renderButtons();
+    live.classList.toggle("over", snap.status !== "playing");
+    const mine = state.myTurn();
+    document.title = (mine ? "● " : "") + baseTitle;
+    // A move to make and the focus lost with what was redrawn (or never
+    // given): it goes to the first choice, or the first card that may be
+    // played, so that a keyboard player never has to look for it.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (mine && state.canAct() && keyboardHere && lost) {
+      if (!prompt.focusFirstChoice()) hand.focusFirstLegal();
+    }
+    if (mine && !wasMyTurn) buzz();
+    wasMyTurn = mine;
+    tick();
+  }
+
+  // The turn has come to the player: a phone buzzes.
+  function buzz() {
+    if (navigator.vibrate) {
+      try {
+        navigator.vibrate(80);
+      } catch {
+        // Not allowed without a gesture first: fine.
+      }
+    }
+  }
+
+  function renderButtons() {
+    const snap = state.snap;
+    const view = snap.view;
+    const info = snap.you === null ? null : snap.seats[snap.you];
+    const seated = Boolean(info) && !info.left && snap.status === "playing";
+    buttons.resign.hidden = !seated;
+    const noCardYet =
+      view.deals.length === 0 && view.trick.length === 0 && view.trick_number === 0 &&
+      ["trump", "bid", "card"].includes(view.phase);
+    buttons.abort.hidden = !(seated && noCardYet);
+  }
+
+  function tick() {
+    const now = serverNow();
+    felt.tick(state.snap, now);
+    prompt.tick(state.snap, now);
+  }
+
+  buttons.resign.addEventListener("click", () => {
+    const question = rules.japanese
+      ? gettext("Resign? Your opponent wins the match.")
+      : gettext("Resign? A bot plays your seat and you are placed last.");
+    if (window.confirm(question)) socket.send({ type: "resign", id: state.nextId(Date.now()) });
+  });
+  buttons.abort.addEventListener("click", () => {
+    if (window.confirm(gettext("Call the game off? Nobody wins or loses."))) {
+      socket.send({ type: "abort", id: state.nextId(Date.now()) });
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+    if (event.key === "l" || event.key === "L") felt.toggleLast();
+    if (event.key === "Escape" && state.choosing) {
+      state.choosing = null;
+      render();
+      hand.focusFirstLegal();
+    }
+  });
+
+  render();
+  setInterval(tick, 250);
+  setInterval(() => {
+    const replies = state.tick(Date.now());
+    for (const reply of replies) socket.send(reply);
+    if (replies.length) render();
+  }, 500);
+  return { state, render };
+}

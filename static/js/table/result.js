@@ -1,0 +1,135 @@
+// The result once the game is over: places, points and coins, and the check
+// that every deal's cards were fixed before play (static/js/fairness.js).
+
+import { el } from "../lib/dom.js";
+import { fmt, gettext, ngettext } from "../lib/i18n.js";
+
+export class Result {
+  constructor({ root, summary, places, fairness }, { rules, names, recordUrl, commitments }) {
+    this.nodes = { root, summary, places, fairness };
+    this.rules = rules;
+    this.names = names;
+    this.recordUrl = recordUrl;
+    this.commitments = commitments; // () -> the commitments first seen
+    this.verifying = false;
+  }
+
+  render(snap) {
+    const { root, summary, places } = this.nodes;
+    const view = snap.view;
+    if (snap.status === "playing") {
+      root.hidden = true;
+      return;
+    }
+    root.hidden = false;
+    places.replaceChildren();
+    if (snap.status === "aborted") {
+      summary.textContent = gettext("The game was called off before the first card. Nobody wins or loses.");
+    } else if (snap.status === "annulled") {
+      summary.textContent = gettext(
+        "The game was annulled by the operators. It counts for nothing: ratings and stakes are as before it.",
+      );
+    } else {
+      const seats = [...Array(this.rules.players).keys()];
+      const winners = seats.filter((seat) => view.places[seat] === 1);
+      summary.textContent =
+        snap.you !== null && winners.includes(snap.you)
+          ? gettext("You won!")
+          : fmt(ngettext("Winner: %s", "Winners: %s", winners.length), winners.map(this.names).join(", "));
+      const order = [...seats].sort((a, b) => view.places[a] - view.places[b] || a - b);
+      for (const seat of order) places.append(this.placeItem(snap, seat));
+    }
+    if (snap.reveal) this.verify(snap);
+  }
+
+  placeItem(snap, seat) {
+    const view = snap.view;
+    const item = el("li", view.places[seat] === 1 ? "winner" : "");
+    item.append(
+      el("span", "place", fmt(gettext("%s."), view.places[seat])),
+      el("span", "name", this.names(seat)),
+      el("span", "points", String(view.totals[seat])),
+    );
+    if ((view.left || []).includes(seat)) item.append(el("span", "badge gone", gettext("left")));
+    if (snap.nets) {
+      const net = snap.nets[seat];
+      const shown = net < 0 ? "\u2212" + -net : net > 0 ? "+" + net : "0";
+      const kind = net > 0 ? "net-won" : net < 0 ? "net-lost" : "net-even";
+      item.append(el("span", "coins " + kind, fmt(gettext("%s Domino Coin"), shown)));
+    }
+    return item;
+  }
+
+  async verify(snap) {
+    const box = this.nodes.fairness;
+    if (this.verifying || !globalThis.PulkaFairness) return;
+    this.verifying = true;
+    box.className = "fairness";
+    box.textContent = gettext("Checking the deals…");
+    try {
+      const response = await fetch(this.recordUrl, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(String(response.status));
+      const record = await response.json();
+      const first = this.commitments();
+      const commitments = (snap.commitments || []).map((hash, i) => first[i] || hash);
+      const check = await globalThis.PulkaFairness.verifyDeals({ reveal: snap.reveal, commitments, record });
+      if (check.ok) {
+        box.classList.add("ok");
+        box.textContent =
+          "✔ " +
+          fmt(
+            ngettext(
+              "The deal is verified: its cards were fixed before play began.",
+              "All %s deals verified: their cards were fixed before play began.",
+              check.count,
+            ),
+            check.count,
+          );
+      } else {
+        const reasons = {
+          missing: gettext("no commitment or reveal"),
+          hash: gettext("the cards do not hash to the commitment"),
+          preimage: gettext("the revealed text is not readable"),
+          cards: gettext("the cards differ from the game record"),
+        };
+        box.classList.add("failed");
+        box.textContent =
+          "✘ " + check.failures.map((f) => fmt(gettext("Deal %s: %s"), f.deal + 1, reasons[f.reason])).join("; ");
+      }
+    } catch {
+      this.verifying = false;
+      box.textContent = gettext("The deals could not be checked right now.");
+    }
+  }
+}
+
+// Commitments as first received, kept across reloads: the fairness check
+// compares the revealed deals with these, not with what the server says at
+// the end.
+export class CommitmentStore {
+  constructor(game, storage = globalThis.localStorage) {
+    this.key = "pulka:commitments:" + game;
+    this.storage = storage;
+    try {
+      this.known = JSON.parse(storage.getItem(this.key)) || [];
+    } catch {
+      this.known = [];
+    }
+  }
+
+  remember(list) {
+    let changed = false;
+    (list || []).forEach((hash, index) => {
+      if (!this.known[index]) {
+        this.known[index] = hash;
+        changed = true;
+      }
+    });
+    if (!changed) return;
+    try {
+      this.storage.setItem(this.key, JSON.stringify(this.known));
+    } catch {
+      // Private mode: the commitments of this page's lifetime still count.
+    }
+  }
+}

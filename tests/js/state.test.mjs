@@ -1,0 +1,164 @@
+// The table's client state, driven message by message as docs/protocol.md
+// describes them: snapshots, acks before and after their update, errors.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { PENDING_GIVE_UP_MS, RESYNC_AFTER_MS, TableState } from "../../static/js/game/state.js";
+
+function snapshot(version, view = {}, type = "sync") {
+  return {
+    type,
+    version,
+    status: "playing",
+    you: 0,
+    seats: [0, 1, 2, 3].map((n) => ({ number: n, name: "p" + n, bot: "", left: false, connected: true })),
+    events: [],
+    view: {
+      phase: "card",
+      turn: 0,
+      deal: 0,
+      cards: 1,
+      trick: [],
+      trick_number: 0,
+      bids: [0, 1, 0, 1],
+      tricks: [0, 0, 0, 0],
+      hand: ["AS"],
+      legal: [{ card: "AS" }],
+      deals: [],
+      ...view,
+    },
+  };
+}
+
+const theirTurn = { turn: 1, legal: undefined, hand: ["AS"] };
+
+test("a move is sent as the legal action itself, on the snapshot's version", () => {
+  const state = new TableState(snapshot(10));
+  const message = state.act({ card: "AS" }, 1000);
+  assert.equal(message.type, "action");
+  assert.equal(message.version, 10);
+  assert.deepEqual(message.action, { card: "AS" });
+  assert.equal(state.act({ card: "AS" }, 1001), null, "one move at a time");
+});
+
+test("the update before its ack clears the move; the ack changes nothing", () => {
+  const state = new TableState(snapshot(10));
+  const { id } = state.act({ card: "AS" }, 0);
+  state.receive(snapshot(11, theirTurn, "update"), 10);
+  assert.equal(state.pending, null);
+  const out = state.receive({ type: "ack", id, version: 11 }, 20);
+  assert.equal(state.awaiting, null);
+  assert.deepEqual(out.send, []);
+  assert.deepEqual(state.tick(20 + RESYNC_AFTER_MS * 2), []);
+});
+
+test("an ack before its update waits for it, and asks after two seconds", () => {
+  const state = new TableState(snapshot(10));
+  const { id } = state.act({ card: "AS" }, 0);
+  state.receive({ type: "ack", id, version: 11 }, 100);
+  assert.equal(state.pending, null);
+  assert.equal(state.canAct(), false, "the legal moves shown are stale");
+  assert.deepEqual(state.tick(100 + RESYNC_AFTER_MS - 1), []);
+  assert.deepEqual(state.tick(100 + RESYNC_AFTER_MS), [{ type: "sync", version: 10 }]);
+  state.receive(snapshot(11, theirTurn), 2500);
+  assert.equal(state.awaiting, null);
+  assert.deepEqual(state.tick(10_000), []);
+});
+
+test("an ack whose update comes in time needs no sync", () => {
+  const state = new TableState(snapshot(10));
+  const { id } = state.act({ card: "AS" }, 0);
+  state.receive({ type: "ack", id, version: 11 }, 100);
+  state.receive(snapshot(11, theirTurn, "update"), 300);
+  assert.deepEqual(state.tick(100 + RESYNC_AFTER_MS), []);
+});
+
+test("an update no newer than the snapshot is ignored; a sync always counts", () => {
+  const state = new TableState(snapshot(12));
+  assert.equal(state.receive(snapshot(12, theirTurn, "update"), 0).redraw, false);
+  assert.equal(state.view.turn, 0);
+  assert.equal(state.receive(snapshot(11, theirTurn, "sync"), 0).redraw, true);
+  assert.equal(state.view.turn, 1);
+});
+
+test("a late move: the timeout move is made, and its update awaited", () => {
+  const state = new TableState(snapshot(10));
+  state.act({ card: "AS" }, 0);
+  const out = state.receive({ type: "error", id: state.pending.id, code: "late", message: "" }, 50);
+  assert.equal(state.pending, null);
+  assert.deepEqual(out.notices.map((n) => n.code), ["late"]);
+  assert.deepEqual(out.send, []);
+  assert.deepEqual(state.tick(50 + RESYNC_AFTER_MS), [{ type: "sync", version: 10 }]);
+});
+
+test("a stale move asks for the table at once", () => {
+  const state = new TableState(snapshot(10));
+  state.act({ card: "AS" }, 0);
+  const out = state.receive({ type: "error", id: state.pending.id, code: "stale_version" }, 5);
+  assert.deepEqual(out.send, [{ type: "sync", version: 10 }]);
+});
+
+test("a move with no answer at all is given up and the table asked for", () => {
+  const state = new TableState(snapshot(10));
+  state.act({ card: "AS" }, 0);
+  assert.deepEqual(state.tick(PENDING_GIVE_UP_MS), [{ type: "sync", version: 10 }]);
+  assert.equal(state.pending, null);
+});
+
+test("after a reconnection the client asks for what happened since its version", () => {
+  const state = new TableState(snapshot(10));
+  state.act({ card: "AS" }, 0);
+  assert.deepEqual(state.reopened(), { type: "sync", version: 10 });
+  assert.equal(state.pending, null);
+});
+
+test("a finished trick is kept with its players; deal and pulka ends are told", () => {
+  const state = new TableState(snapshot(10));
+  const cards = [
+    { seat: 0, card: "AS" },
+    { seat: 1, card: "KS" },
+    { seat: 2, card: "X1", mode: "high" },
+    { seat: 3, card: "6S" },
+  ];
+  const update = snapshot(14, { trick_number: 1, tricks: [0, 0, 1, 0] }, "update");
+  update.events = [
+    { version: 11, events: [{ type: "card", seat: 1, card: "KS" }] },
+    { version: 14, events: [{ type: "trick", winner: 2, cards }, { type: "pulka_over", pulka: 1 }] },
+  ];
+  const out = state.receive(update, 0);
+  assert.equal(out.trick, true);
+  assert.deepEqual(state.lastTrick, { cards, winner: 2, version: 14 });
+  assert.deepEqual(out.notices.map((n) => n.event.type), ["pulka_over"]);
+  // The same events again (a sync after a reconnection) are not told twice.
+  const again = { ...update, type: "sync" };
+  assert.deepEqual(state.receive(again, 1).notices, []);
+});
+
+test("a joker with several modes offers them first", () => {
+  const legal = [
+    { card: "X1", mode: "take", suit: "C" },
+    { card: "X1", mode: "give", suit: "C" },
+    { card: "AS" },
+  ];
+  const state = new TableState(snapshot(10, { hand: ["AS", "X1"], legal }));
+  assert.deepEqual(state.chooseCard("X1", 0), { offer: "X1" });
+  assert.equal(state.legalFor("X1").length, 2);
+  const plain = state.chooseCard("AS", 0);
+  assert.deepEqual(plain.send.action, { card: "AS" });
+  assert.equal(state.chooseCard("KH", 0), null);
+});
+
+test("presence updates the seats only", () => {
+  const state = new TableState(snapshot(10));
+  const seats = state.snap.seats.map((s) => ({ ...s, connected: s.number !== 2 }));
+  state.receive({ type: "presence", version: 10, seats }, 0);
+  assert.equal(state.snap.seats[2].connected, false);
+  state.receive({ type: "presence", version: 9, seats: [] }, 0);
+  assert.equal(state.snap.seats.length, 4);
+});
+
+test("it is never a seat's move once its player has left", () => {
+  const snap = snapshot(10);
+  snap.seats[0].left = true;
+  assert.equal(new TableState(snap).myTurn(), false);
+});
