@@ -119,7 +119,13 @@ class Hall:
 
     async def start(self) -> None:
         self.layer = get_channel_layer()
-        self.redis = aioredis.from_url(settings.REDIS_URL, decode_responses=True)
+        # A blocking pool: a burst of sockets waits for a connection rather
+        # than failing with "too many connections".
+        self.redis = aioredis.Redis(
+            connection_pool=aioredis.BlockingConnectionPool.from_url(
+                settings.REDIS_URL, max_connections=32, decode_responses=True
+            )
+        )
         self.renew = self.redis.register_script(RENEW)
         self.journal = journal.Journal()
         await self.journal.open()
@@ -141,6 +147,7 @@ class Hall:
         await self.layer.group_discard(HALLS_GROUP, self.channel)
         await self.journal.close()
         await self.redis.aclose()
+        await self.redis.connection_pool.disconnect()
 
     def spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -353,10 +360,15 @@ class Hall:
         for game_id, owner in list(self.finished.items()):
             if not owner.sockets:
                 del self.finished[game_id]
-        for game_id, (channel, _) in list(self.remote.items()):
-            if await self.redis.get(owner_key(game_id)) != channel:
-                self.routes.pop(game_id, None)
-                await self._attach_again(game_id)
+        watched = list(self.remote.items())
+        if watched:
+            owners_now = await self.redis.mget([owner_key(g) for g, _ in watched])
+            for (game_id, (channel, _)), now_owner in zip(
+                watched, owners_now, strict=True
+            ):
+                if now_owner != channel:
+                    self.routes.pop(game_id, None)
+                    await self._attach_again(game_id)
         orphans = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
         )
