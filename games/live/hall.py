@@ -49,8 +49,9 @@ LEASE_SECONDS = 6.0
 HEARTBEAT_SECONDS = 2.0
 # Remembered owner channels of games owned elsewhere.
 ROUTE_SECONDS = 2.0
-# Orphaned games taken over per heartbeat, at most.
-ADOPT_PER_BEAT = 200
+# Orphaned games taken over per heartbeat, at most, and at once.
+ADOPT_PER_BEAT = 1000
+ADOPT_AT_ONCE = 20
 
 RENEW = """
 local out = {}
@@ -372,8 +373,10 @@ class Hall:
         orphans = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
         )
-        for game_id in orphans:
-            await self.adopt(int(game_id))
+        # Taken over side by side: each waits mostly on the database.
+        for start in range(0, len(orphans), ADOPT_AT_ONCE):
+            batch = orphans[start : start + ADOPT_AT_ONCE]
+            await asyncio.gather(*(self.adopt(int(game_id)) for game_id in batch))
 
     # Messages on this process's channel
 
