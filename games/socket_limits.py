@@ -61,23 +61,31 @@ class TokenBucket:
 
 class MessageRate:
     """A socket's bucket and what to do with a message: "pass", "warn" (drop
-    it and say so), "drop" (silently) or "close"."""
+    it and say so), "drop" (silently) or "close".
+
+    A flood is counted from its first refused message until the bucket is
+    full again (the client kept to the rate for a while): its first refusal
+    is a warning, and past as many refusals as the burst the socket closes.
+    A client that only trickles over the rate, refused every other message,
+    is counted too: a pass in between does not start the count again.
+    """
 
     def __init__(self, rate: float | None = None, burst: float | None = None):
         rate = settings.PULKA_SOCKET_RATE if rate is None else rate
         burst = settings.PULKA_SOCKET_BURST if burst is None else burst
         self.bucket = TokenBucket(rate=rate, burst=burst)
-        self.refused_in_a_row = 0
+        self.refused = 0
 
     def verdict(self, now: float | None = None) -> str:
         now = time.monotonic() if now is None else now
         if self.bucket.take(now):
-            self.refused_in_a_row = 0
+            if self.bucket.tokens >= self.bucket.burst - 1:
+                self.refused = 0  # back within the rate: the flood is over
             return "pass"
-        self.refused_in_a_row += 1
-        if self.refused_in_a_row == 1:
+        self.refused += 1
+        if self.refused == 1:
             return "warn"
-        if self.refused_in_a_row > self.bucket.burst:
+        if self.refused > self.bucket.burst:
             return "close"
         return "drop"
 

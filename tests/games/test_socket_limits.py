@@ -45,6 +45,23 @@ def test_a_flood_is_warned_once_then_dropped_then_closed():
     assert rate.verdict(now=5.0) == "pass"  # the rate fell: welcome back
 
 
+def test_a_client_refused_every_other_message_is_closed_all_the_same():
+    # Arriving at twice the rate, every other message passes: the count of
+    # refusals goes on, so the trickle ends as a flood does.
+    rate = MessageRate(rate=10, burst=3)
+    verdicts = [rate.verdict(now=n * 0.05) for n in range(40)]
+    assert "close" in verdicts
+    assert verdicts.count("warn") == 1
+
+
+def test_a_client_back_within_the_rate_starts_afresh():
+    rate = MessageRate(rate=10, burst=3)
+    for n in range(6):
+        rate.verdict(now=0.0)
+    assert rate.verdict(now=1.0) == "pass"  # the bucket is full again
+    assert [rate.verdict(now=1.0) for _ in range(3)] == ["pass", "pass", "warn"]
+
+
 db = database_sync_to_async
 
 
