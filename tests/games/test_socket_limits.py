@@ -56,7 +56,7 @@ def test_a_client_refused_every_other_message_is_closed_all_the_same():
 
 def test_a_client_back_within_the_rate_starts_afresh():
     rate = MessageRate(rate=10, burst=3)
-    for n in range(6):
+    for _ in range(6):
         rate.verdict(now=0.0)
     assert rate.verdict(now=1.0) == "pass"  # the bucket is full again
     assert [rate.verdict(now=1.0) for _ in range(3)] == ["pass", "pass", "warn"]
