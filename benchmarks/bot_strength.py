@@ -22,14 +22,20 @@ Match-ups (``--only`` picks some by name):
   round). Reported: the share of games whose winner is ours, and our mean
   total less theirs. ``--games // 2`` games each; needs ``open_spiel``.
 
-Equal thinking time: before the games the script plays one calibration game
-of ``MonteCarloBot`` against itself per profile and measures its mean time
-per decision that has a choice (``--jobs`` such games at once, under the
-load of the match-ups); that, plus the 2.5 ms a budgeted bot leaves unused,
-is the ISMCTS bot's budget per move (and OpenSpiel's bot's, in the OpenSpiel
-match-ups). Against the Monte Carlo bots the budget then follows their mean
-time per decision in the game being played. The measured mean thinking
-times of both sides are printed with the results.
+Equal thinking time, measured as CPU time of the thinking process (so that
+the other engineers' and the run's own processes on a shared machine take
+none of it from either side): before the games the script plays one
+calibration game of ``MonteCarloBot`` against itself per profile and
+measures its mean time per decision that has a choice (``--jobs`` such
+games at once); that, plus 1 ms, is the ISMCTS bot's first budget per move
+(and OpenSpiel's bot's, in the OpenSpiel match-ups). Against the Monte Carlo
+bots the budget then follows the game: before each move it is their mean
+time per decision so far plus 1 ms and a quarter of the time the ISMCTS bot
+is short of that mean over its moves so far (at most ``MAX_BUDGET`` times
+their mean), so that both sides' mean thinking time per decision comes out
+about the same. The measured mean
+thinking times of both sides are printed with the results, and, in the
+4-player game, the share of bids each side made exactly.
 
 Shares come with a 95% Wilson interval, score differences with a 95% normal
 margin (1.96 standard errors).
@@ -50,8 +56,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.engine import legal_actions, make_rules  # noqa: E402
 from games.engine.bots import IsmctsBot, MonteCarloBot, play_game  # noqa: E402
 
-LIVE_SAMPLES = 12  # settings.PULKA_PRACTICE_BOT_SAMPLES
-KEPT_BACK = 0.0025  # seconds of its budget a bot leaves unused, about
+LIVE_SAMPLES = 12  # the Monte Carlo bot the live tables used before IsmctsBot
+KEPT_BACK = 0.001  # seconds of its budget a bot leaves unused, about
+# The most a budget may grow above the Monte Carlo bots' mean time per
+# decision, where the bot leaves time unused on easy moves.
+MAX_BUDGET = 4
+# Moves over which the bot makes up the time it is short of their mean.
+CATCH_UP_MOVES = 4
+# Thinking time is the CPU time of the thinking process, so that other work
+# on a shared machine (and the other games of the run) takes none of it.
+CLOCK = time.thread_time
 CLASSIC = ("georgian-club", {})
 JAPANESE = ("japanese", {"target": 21})
 
@@ -75,9 +89,9 @@ class Timed:
     def choose(self, state, deal_actions):
         if len(legal_actions(state)) < 2:
             return legal_actions(state)[0]
-        start = time.perf_counter()
+        start = CLOCK()
         action = self.bot.choose(state, deal_actions)
-        self.seconds += time.perf_counter() - start
+        self.seconds += CLOCK() - start
         self.moves += 1
         return action
 
@@ -119,34 +133,46 @@ def play_one(task: tuple) -> dict:
     for seat in range(players):
         bot_seed = seed * 7919 + index * 8 + seat
         if seat in ours:
-            bot = IsmctsBot(budget=budget, rng=random.Random(bot_seed))
+            bot = IsmctsBot(budget=budget, rng=random.Random(bot_seed), timer=CLOCK)
         elif opponent == "mc":
             bot = MonteCarloBot(samples=samples, rng=random.Random(bot_seed))
         else:
             from benchmarks.openspiel_joker import TimedISMCTSBot, joker_game
 
-            bot = TimedISMCTSBot(joker_game(rules, "deal"), budget, bot_seed)
+            game = joker_game(rules, "deal")
+            bot = TimedISMCTSBot(game, budget, bot_seed, timer=CLOCK)
         bots.append(Timed(bot))
     if opponent == "mc":
         # Equal thinking time as the game goes: before each move the ISMCTS
         # bot's budget is the Monte Carlo bots' mean time per decision so
-        # far in this game (the calibrated one until they have thought).
+        # far in this game (the calibrated one until they have thought),
+        # plus a share of what it is short of that mean so far.
         ours_bot = bots[ours[0]]
         others = [bots[s] for s in range(players) if s not in ours]
         choose = ours_bot.choose
 
         def keep_level(state, deal_actions):
             moves = sum(b.moves for b in others)
+            mean = budget - KEPT_BACK
             if moves:
                 mean = sum(b.seconds for b in others) / moves
-                ours_bot.bot.budget = mean + KEPT_BACK
+            # The time the bot is short of their mean so far, made up over
+            # the next few moves.
+            owed = mean * ours_bot.moves - ours_bot.seconds
+            extra = KEPT_BACK + max(0.0, owed) / CATCH_UP_MOVES
+            ours_bot.bot.budget = min(MAX_BUDGET * mean, mean + extra)
             return choose(state, deal_actions)
 
         ours_bot.choose = keep_level
     game = play_game(rules, bots, random.Random(seed * 1_000_003 + index), first_dealer)
     totals, places = game.state.totals, game.state.places
     theirs = [s for s in range(players) if s not in ours]
+    deals = game.state.deals if not rules.is_japanese else ()
     return {
+        "our_exact": sum(d.bids[s] == d.tricks[s] for d in deals for s in ours),
+        "their_exact": sum(d.bids[s] == d.tricks[s] for d in deals for s in theirs),
+        "our_bids": len(deals) * len(ours),
+        "their_bids": len(deals) * len(theirs),
         "name": name,
         "won": any(places[s] == 1 for s in ours)
         and (opponent == "mc" or all(places[s] > 1 for s in theirs)),
@@ -190,12 +216,24 @@ def report(name: str, results: list[dict], budget: float) -> None:
     else:
         what = "games won by ours"
         fair = "50%"
+    exact = ""
+    if profile != "japanese":
+        ours_exact = sum(r["our_exact"] for r in results) / max(
+            1, sum(r["our_bids"] for r in results)
+        )
+        theirs_exact = sum(r["their_exact"] for r in results) / max(
+            1, sum(r["their_bids"] for r in results)
+        )
+        exact = (
+            f"  bids made ours {100 * ours_exact:.1f}%, "
+            f"theirs {100 * theirs_exact:.1f}%"
+        )
     print(
         f"{name:<22} {n:>4} games  {what}: {100 * wins / n:5.1f}% "
         f"(95% {100 * low:.1f}-{100 * high:.1f}%, fair {fair})  "
         f"score diff {mean:+7.1f} +/- {margin:.1f}  "
         f"thinking/move ours {1000 * ours:.1f} ms, theirs {1000 * theirs:.1f} ms "
-        f"(budget {1000 * budget:.1f} ms)"
+        f"(budget {1000 * budget:.1f} ms){exact}"
     )
 
 

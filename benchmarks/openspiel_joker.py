@@ -305,16 +305,24 @@ if pyspiel is not None:
         of simulations: its own ``run_search`` loop, stopped by a deadline
         (the count stays as a cap)."""
 
-        def __init__(self, game, budget: float, seed: int, uct_c: float = 2.0):
+        def __init__(
+            self,
+            game,
+            budget: float,
+            seed: int,
+            uct_c: float = 2.0,
+            timer=time.perf_counter,
+        ):
             rng = np.random.RandomState(seed)
             evaluator = mcts.RandomRolloutEvaluator(1, rng)
             super().__init__(game, evaluator, uct_c, 10**9, random_state=rng)
             self.budget = budget
+            self.timer = timer
             self.thinking: list[float] = []
             self.simulations: list[int] = []
 
         def run_search(self, state):
-            start = time.perf_counter()
+            start = self.timer()
             self.reset()
             legal = state.legal_actions()
             if len(legal) == 1:
@@ -326,7 +334,7 @@ if pyspiel is not None:
                 sampled = self.sample_root_state(state)
                 assert key == self.get_state_key(sampled)
                 self.run_simulation(sampled)
-                now = time.perf_counter()
+                now = self.timer()
                 slowest, last = max(slowest, now - last), now
                 count += 1
             self.simulations.append(count)
@@ -336,11 +344,11 @@ if pyspiel is not None:
 
         def choose(self, state, deal_actions):
             """Our bots' interface: the engine action for ``state.turn``."""
-            start = time.perf_counter()
+            start = self.timer()
             game = joker_game(state.rules, horizon="deal")
             spiel_state = JokerState.from_engine(game, state, deal_actions)
             number = self.step(spiel_state)
-            self.thinking.append(time.perf_counter() - start)
+            self.thinking.append(self.timer() - start)
             return engine_action(state, number)
 
 

@@ -8,9 +8,10 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from config.asgi import application
 
 
-def test_application_routes_http_and_websocket():
+def test_application_routes_http_websocket_and_the_servers_lifespan():
     assert isinstance(application, ProtocolTypeRouter)
-    assert set(application.application_mapping) == {"http", "websocket"}
+    mapping = application.application_mapping
+    assert set(mapping) == {"http", "websocket", "lifespan"}
 
 
 def test_http_request_through_asgi():

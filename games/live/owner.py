@@ -153,7 +153,10 @@ class GameOwner:
                 await attached.sink.send_text(broadcast.encode(message))
             return
         if kind == "reload":
-            await self.reload()
+            # Told of a step another writer made: nothing to do when this
+            # owner read the game after it (it took the game over since).
+            if self.live.version < command.get("version", self.live.version + 1):
+                await self.reload()
             return
         if kind == "grace":
             await self._grace_over(command["seat"], command["token"])

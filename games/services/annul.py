@@ -55,10 +55,12 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
             # Stopped with an abort event, as a game called off is; the
             # owner is told to read it again.
             live = journal.load(game_id)
-            journal.write_sync(live, live.decide_abort(now))
+            stop = live.decide_abort(now)
+            journal.write_sync(live, stop)
+            reload = {"kind": "reload", "version": stop.version}
             game.refresh_from_db()
             table_id = game.table_id
-            transaction.on_commit(lambda: hall.tell_owner(game_id, {"kind": "reload"}))
+            transaction.on_commit(lambda: hall.tell_owner(game_id, reload))
             transaction.on_commit(
                 lambda: signals.game_ended.send(
                     sender=Game, game_id=game_id, table_id=table_id

@@ -38,7 +38,8 @@ def change_game(
                 journal.finish_sync(live, step)
             else:
                 journal.write_sync(live, step)
-            transaction.on_commit(lambda: hall.tell_owner(game_id, {"kind": "reload"}))
+            reload = {"kind": "reload", "version": step.version}
+            transaction.on_commit(lambda: hall.tell_owner(game_id, reload))
     return step
 
 

@@ -4,11 +4,21 @@ and never more thinking time than its level allows."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from games.engine import legal_actions, make_rules
-from games.engine.bots import LEVELS, IsmctsBot, play_game
+from games.engine import Bid, apply, legal_actions, make_rules, new_game
+from games.engine.bots import LEVELS, IsmctsBot, autopilot_action, play_game
+from games.engine.bots.autopilot import estimate_tricks
+from games.engine.bots.ismcts import (
+    _Candidates,
+    _distinct_plays,
+    _Premiums,
+    _Sampler,
+)
+from games.engine.shuffle import deal_cards
+from tests.engine.notation import mid_deal, token
 from tests.engine.test_bots import (
     PROFILE_IDS,
     PROFILES,
@@ -104,3 +114,139 @@ def test_levels_are_budgets():
     assert IsmctsBot("strong").budget == LEVELS["strong"]
     with pytest.raises(ValueError):
         IsmctsBot("grandmaster")
+
+
+# Moves that do the same are searched once
+
+
+def test_touching_cards_of_a_suit_are_one_move():
+    # Seat 0 leads with 9H TH KH: the ten plays as the nine (nothing between
+    # them), the king does not (JH and QH are out there).
+    state = mid_deal(
+        "georgian-club",
+        ["9H TH KH 7S", "JH QH 8S 9S", "AH 6H TS JS", "7H 8H QS KS"],
+        "D",
+        bids=[1, 1, 1, 0],
+    )
+    kept = {token(a) for a in _distinct_plays(state, legal_actions(state), set())}
+    assert kept == {"9H", "KH", "7S"}
+
+
+def test_cards_played_earlier_join_the_cards_around_them():
+    state = mid_deal(
+        "georgian-club",
+        ["9H KH 7S", "8S 9S TS", "6H JS QS", "7H 8H KS"],
+        "D",
+        bids=[1, 1, 1, 0],
+    )
+    # With TH, JH and QH gone, the nine and the king of hearts play alike.
+    gone = {"TH", "JH", "QH"}
+    kept = {token(a) for a in _distinct_plays(state, legal_actions(state), gone)}
+    assert kept == {"9H", "7S"}
+    # A card of the current trick is not gone: it is still in play now.
+    assert len(_distinct_plays(state, legal_actions(state), gone - {"JH"})) == 3
+
+
+def test_two_jokers_in_hand_are_searched_as_one():
+    state = mid_deal(
+        "georgian-club",
+        ["X1 X2 7S", "8S 9S TS", "6H JS QS", "7H 8H KS"],
+        "D",
+        bids=[1, 1, 1, 0],
+    )
+    kept = _distinct_plays(state, legal_actions(state), set())
+    assert {a.card for a in kept} == {"X1", "7S"}
+    assert len(kept) == 1 + len([a for a in legal_actions(state) if a.card == "X1"])
+    # In live-games a joker's nominal six is its own card.
+    live = mid_deal(
+        "live-games",
+        ["X1 X2 7S", "8S 9S TS", "6H JS QS", "7H 8H KS"],
+        "D",
+        bids=[1, 1, 1, 0],
+    )
+    nominal = [
+        token(a)
+        for a in _distinct_plays(live, legal_actions(live), set())
+        if a.mode == "nominal"
+    ]
+    assert sorted(nominal) == ["X1:nominal", "X2:nominal"]
+
+
+# Stopping once the best move is clear
+
+
+def test_a_clear_best_move_stops_the_search_early():
+    compared = _Candidates(["a", "b", "c"])
+    rng = random.Random(1)
+    for deal in range(1, 9):
+        for candidate, mean in (("a", 0.5), ("b", 0.0), ("c", -0.5)):
+            compared.add(candidate, mean + rng.gauss(0, 0.05))
+        assert compared.decided() == (deal == 8)
+    assert compared.best() == "a"
+
+
+def test_close_moves_keep_the_search_going():
+    compared = _Candidates(["a", "b"])
+    rng = random.Random(2)
+    for _ in range(16):
+        compared.add("a", rng.gauss(0.01, 0.5))
+        compared.add("b", rng.gauss(0.0, 0.5))
+    assert not compared.decided()
+
+
+# Deals that fit the bids
+
+
+def test_sampled_hands_fit_the_bids_made():
+    """Seat 1 bid all 8 tricks: the deals the bot samples give it strong
+    hands far more often than deals that ignore the bids."""
+    rules = make_rules("georgian-club", {})
+    deal_index = rules.schedule.index(8)
+    # Seat 3 deals, so seat 0 bids first.
+    state = replace(new_game(rules, (3 - deal_index) % 4), deal_index=deal_index)
+    state = apply(state, deal_cards(state, random.Random(4)))
+    actions = [Bid(0, 1), Bid(1, 8)]
+    for action in actions:
+        state = apply(state, action)
+    assert state.turn == 2
+    sampler = _Sampler(state, actions)
+    rng = random.Random(5)
+    fitted = [
+        estimate_tricks(sampler.sample(rng).hands[1], state.trump, 8)
+        for _ in range(200)
+    ]
+    plain = [
+        estimate_tricks(sampler.knowledge.sample(rng).hands[1], state.trump, 8)
+        for _ in range(200)
+    ]
+    assert sum(fitted) / 200 > sum(plain) / 200 + 0.5
+
+
+# What a deal does to the pulka's premiums
+
+
+def test_the_premium_values_of_a_pulkas_last_deal_are_the_scoresheets():
+    """On the last deal of a pulka nothing is left to chance: the expected
+    premiums the bot scores a deal by are the bonus and deductions the
+    engine then books."""
+    rules = make_rules("georgian-club", {})
+    last = rules.pulka_bounds(1).stop - 1
+    seen_deduction = False
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = new_game(rules, seed % 4)
+        while state.deal_index < last or state.phase in ("deal", "trump", "bid"):
+            if state.phase == "deal":
+                state = apply(state, deal_cards(state, rng))
+            else:
+                state = apply(state, autopilot_action(state))
+        premiums = _Premiums(state)
+        while state.deal_index == last:
+            state = apply(state, autopilot_action(state))
+        deal, pulka = state.deals[last], state.pulkas[1]
+        expected = [
+            deal.scores[s] + pulka.bonus[s] - pulka.deduction[s] for s in range(4)
+        ]
+        assert premiums(deal.bids, deal.tricks) == expected
+        seen_deduction |= any(pulka.deduction)
+    assert seen_deduction
