@@ -250,3 +250,12 @@ class Person:
     def __init__(self, username: str):
         self.user = UserFactory(username=username)
         self.session_key = session_cookie(self.user)
+
+
+def shown_connected(client: TableClient, number: int) -> bool | None:
+    """Whether the client's latest word on the seats shows ``number`` as
+    connected (None before any)."""
+    for message in reversed(client.messages):
+        if "seats" in message:
+            return message["seats"][number]["connected"]
+    return None

@@ -15,6 +15,7 @@ from .support import (
     TableClient,
     barrier,
     db_call,
+    shown_connected,
     wait_all_disconnected,
     wait_until,
 )
@@ -30,15 +31,6 @@ def resignations(game_id: int) -> list[GameEvent]:
         for event in GameEvent.objects.filter(game_id=game_id, kind="action")
         if "resign" in event.action
     ]
-
-
-def shown_connected(client: TableClient, number: int) -> bool | None:
-    """Whether the client's latest word on the seats shows ``number`` as
-    connected."""
-    for message in reversed(client.messages):
-        if "seats" in message:
-            return message["seats"][number]["connected"]
-    return None
 
 
 @pytest.mark.timeout(90)

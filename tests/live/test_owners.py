@@ -17,6 +17,7 @@ from .support import (
     DISCONNECT_GRACE_SECONDS,
     SOCKET_SILENCE_SECONDS,
     TableClient,
+    shown_connected,
 )
 
 # A takeover waits for the dead owner's lease to expire, then for a beat of
@@ -43,13 +44,6 @@ def event_rows(game_id: int) -> list[tuple]:
         .order_by("version")
         .values_list("version", "seat", "client_id", "cause")
     )
-
-
-def shown_connected(client: TableClient, number: int) -> bool | None:
-    for message in reversed(client.messages):
-        if "seats" in message:
-            return message["seats"][number]["connected"]
-    return None
 
 
 def at_version(version: int):
