@@ -155,11 +155,17 @@ def die_with_parent():
 
 
 def start_server(port: int, workers: int, env: dict, log_path: Path):
+    """uvicorn as the site runs it (its WebSocket limits included)."""
+    if str(BASE_DIR) not in sys.path:
+        sys.path.insert(0, str(BASE_DIR))
+    from config.limits import uvicorn_limits
+
     cmd = [
         sys.executable, "-m", "uvicorn", "live_tables:make_application", "--factory",
         "--app-dir", str(Path(__file__).resolve().parent),
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
         "--lifespan", "on", "--no-access-log", "--log-level", "warning",
+        *uvicorn_limits(),
     ]  # fmt: skip
     with log_path.open("w") as log:
         return subprocess.Popen(
