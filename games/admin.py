@@ -189,7 +189,16 @@ class GameAdmin(SecretWhilePlaying, ReadOnlyAdmin):
 
 @admin.register(GameEvent)
 class GameEventAdmin(ReadOnlyAdmin):
-    list_display = ["game", "version", "kind", "seat", "cause", "action", "created_at"]
+    list_display = [
+        "game",
+        "version",
+        "kind",
+        "seat",
+        "cause",
+        "action",
+        "thinking_ms",
+        "created_at",
+    ]
     list_filter = ["kind", "cause"]
     search_fields = ["game__id"]
     list_select_related = ["game"]

@@ -106,7 +106,10 @@ class Seat(models.Model):
 
     class Bot(models.TextChoices):
         NONE = "", _("Person")
+        # The practice bots' levels (games.live.thinking.LEVELS).
+        EASY = "easy", _("Easy bot")
         PRACTICE = "practice", _("Practice bot")
+        STRONG = "strong", _("Strong bot")
         AUTOPILOT = "autopilot", _("Autopilot")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -283,6 +286,8 @@ class GameEvent(models.Model):
     # The player's own id for the action (docs/protocol.md): a resend with
     # the same id is answered from this row and applied at most once.
     client_id = models.CharField(max_length=64, blank=True, default="")
+    # How long a practice bot thought about this move.
+    thinking_ms = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

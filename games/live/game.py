@@ -177,17 +177,21 @@ class LiveGame:
         step.answer = {"version": step.version}
         return step
 
-    def decide_automatic(self, now: datetime, bot_action=None) -> Step:
-        """The move due now for the seat to move: the bot's (``bot_action``,
-        thought elsewhere) or, for a person out of time, one autopilot move,
-        or leaving the game after too many timeouts in a row."""
+    def decide_automatic(self, now: datetime, thought=None) -> Step:
+        """The move due now for the seat to move: the practice bot's
+        (``thought``, a ``thinking.Thought`` thought elsewhere), the
+        autopilot's for another bot, or for a person out of time one
+        autopilot move, or leaving the game after too many timeouts in a row."""
         from games.engine.bots import autopilot_action
 
         self.check_playing()
         seat = self.seats[self.state.turn]
         if seat.played_by_bot:
-            action = bot_action or autopilot_action(self.state)
-            return self._step(action, cause=BOT, now=now)
+            if thought is None:
+                return self._step(autopilot_action(self.state), cause=BOT, now=now)
+            step = self._step(thought.action, cause=BOT, now=now)
+            step.events[0]["thinking_ms"] = thought.milliseconds
+            return step
         if self._forfeits(seat.number):
             step = self.decide_resign(seat.number, cause=TIMEOUT, now=now)
             return step
@@ -347,6 +351,7 @@ class LiveGame:
             "action": action,
             "public": public,
             "client_id": "",
+            "thinking_ms": None,
             "created_at": now,
         }
 

@@ -413,13 +413,14 @@ class Hall:
 
     # Bots and graces
 
-    async def think(self, state, deal_actions):
+    async def think(self, bot: str, state, deal_actions) -> thinking.Thought:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             bot_pool(),
             thinking.practice_move,
             state,
             deal_actions,
+            bot,
             settings.PULKA_PRACTICE_BOT_SAMPLES,
         )
 

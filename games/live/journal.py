@@ -53,6 +53,7 @@ EVENT_COLUMNS = (
     "action",
     "public",
     "client_id",
+    "thinking_ms",
     "created_at",
 )
 

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from config.errors import ApplicationError, NotAllowed
 from games.errors import NotPlaying
-from games.live import broadcast, journal
+from games.live import broadcast, journal, thinking
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm
 
@@ -241,11 +241,13 @@ class GameOwner:
         if live.status != PLAYING or live.version != version:
             return
         seat = live.to_move
-        bot_action = None
-        if seat.bot == "practice" and not seat.left:
+        thought = None
+        if thinking.thinks(seat.bot) and not seat.left:
             # Thought in another process, without the lock: a player may
             # still resign meanwhile, and the version tells.
-            bot_action = await self.hall.think(live.state, list(live.deal_actions))
+            thought = await self.hall.think(
+                seat.bot, live.state, list(live.deal_actions)
+            )
         async with self.lock:
             if live.status != PLAYING or live.version != version:
                 return
@@ -254,7 +256,7 @@ class GameOwner:
                 self._arm()  # moved by an outage meanwhile: not due yet
                 return
             try:
-                await self._apply(live.decide_automatic(now, bot_action))
+                await self._apply(live.decide_automatic(now, thought))
             except ApplicationError as error:
                 # Nobody to tell: the game moved elsewhere or is gone.
                 logger.info("no move due in game %s: %s", live.game_id, error)

@@ -130,12 +130,15 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
         if live.deadline is None or live.deadline > now:
             return nothing
         seat = live.to_move
-        bot_action = None
-        if seat.bot == "practice" and not seat.left:
-            bot_action = thinking.practice_move(
-                live.state, live.deal_actions, settings.PULKA_PRACTICE_BOT_SAMPLES
+        thought = None
+        if thinking.thinks(seat.bot) and not seat.left:
+            thought = thinking.practice_move(
+                live.state,
+                list(live.deal_actions),
+                seat.bot,
+                settings.PULKA_PRACTICE_BOT_SAMPLES,
             )
-        return live.decide_automatic(now, bot_action)
+        return live.decide_automatic(now, thought)
 
     try:
         return bool(change_game(game_id, decide).events)

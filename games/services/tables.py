@@ -171,7 +171,7 @@ def seat_take(
 
 def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> Seat:
     """Seat a bot; only a player seated at the table (or its creator) may."""
-    if bot not in (Seat.Bot.PRACTICE, Seat.Bot.AUTOPILOT):
+    if bot not in Seat.Bot.values or bot == Seat.Bot.NONE:
         raise ApplicationError(f"there is no bot {bot!r}")
     with transaction.atomic():
         table = _open_table(table_id)

@@ -190,10 +190,9 @@ def _your_rows(request: HttpRequest) -> list[TableRow]:
 
 
 def bot_choices() -> list[tuple[str, str]]:
-    return [
-        (Seat.Bot.PRACTICE.value, Seat.Bot.PRACTICE.label),
-        (Seat.Bot.AUTOPILOT.value, Seat.Bot.AUTOPILOT.label),
-    ]
+    """The bots a player may seat, the practice bots by level first."""
+    kinds = (Seat.Bot.PRACTICE, Seat.Bot.EASY, Seat.Bot.STRONG, Seat.Bot.AUTOPILOT)
+    return [(kind.value, kind.label) for kind in kinds]
 
 
 def _tables_context(request: HttpRequest) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -367,7 +368,16 @@ def test_leaving_a_table_you_are_not_at(user, other_client):
     assert error_of(response) == "That did not work: you have no seat at this table."
 
 
-@pytest.mark.parametrize("bot", ["practice", "autopilot"])
+def test_the_lobby_offers_the_practice_bot_at_three_levels(signed_in, user):
+    table = services.table_create(user=user, profile="georgian-club")
+    page = signed_in.get("/lobby/").content.decode()
+    assert bot_url(table, 1) in page
+    offered = re.findall(r'<option value="(\w+)">([^<]+)</option>', page)
+    bots = [value for value, _ in offered if value in Seat.Bot.values]
+    assert bots[:4] == ["practice", "easy", "strong", "autopilot"]
+
+
+@pytest.mark.parametrize("bot", ["practice", "easy", "strong", "autopilot"])
 def test_adding_and_removing_a_bot(signed_in, user, bot):
     table = services.table_create(user=user, profile="georgian-club")
 

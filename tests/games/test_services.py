@@ -334,6 +334,32 @@ def test_a_bot_moves_after_a_short_wait(user):
     assert game.events.get(version=before + 1).cause == "bot"
 
 
+@pytest.mark.parametrize("level", ["easy", "practice", "strong"])
+def test_a_practice_bots_move_keeps_its_thinking_time(user, level):
+    table = services.table_create(user=user, profile="japanese")
+    services.seat_add_bot(table_id=table.pk, user=user, number=1, bot=level)
+    game = play_until(
+        Game.objects.get(table=table), lambda g: g.engine_state().turn == 1
+    )
+    before = game.version
+    assert services.game_advance_overdue(
+        game_id=game.pk, version=before, now=game.deadline
+    )
+    move = game.events.get(version=before + 1)
+    assert (move.seat, move.cause) == (1, "bot")
+    assert move.thinking_ms is not None
+    # The autopilot's and a person's moves are not thought about.
+    assert not game.events.exclude(version=before + 1).exclude(thinking_ms=None)
+
+
+@pytest.mark.parametrize("bot", ["", "expert", "person"])
+def test_only_the_known_bots_may_be_seated(user, bot):
+    table = services.table_create(user=user, profile="japanese")
+    with pytest.raises(ApplicationError, match="there is no bot"):
+        services.seat_add_bot(table_id=table.pk, user=user, number=1, bot=bot)
+    assert not Seat.objects.filter(table=table, number=1).exclude(bot="").exists()
+
+
 def test_the_sweep_hands_over_the_games_no_server_owns(japanese):
     owned = start_game("japanese", people=2)
     lease = redis.Redis.from_url(settings.REDIS_URL)

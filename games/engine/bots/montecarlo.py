@@ -22,6 +22,7 @@ The bot never reads another seat's cards or a face-down card.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 
 from ..actions import Action, PlayCard
@@ -52,6 +53,12 @@ class MonteCarloBot:
     the default third was the strongest against the autopilot), and
     ``premium`` counts, while the seat is still on premium in the pulka, a
     share of the premium bonus for an exact result.
+
+    ``seconds``, when given, bounds the thinking of one decision: once that
+    much time has gone by on ``clock`` the bot stops taking more sampled
+    deals and picks from those it has tried every action on (always at
+    least one). Each sample tries every action before the next is dealt, so
+    a decision cut short is still a fair comparison.
     """
 
     def __init__(
@@ -60,6 +67,8 @@ class MonteCarloBot:
         rng: random.Random | None = None,
         opponent_weight: float = 1 / 3,
         premium: bool = True,
+        seconds: float | None = None,
+        clock=time.monotonic,
     ):
         if samples < 1:
             raise ValueError("samples must be at least 1")
@@ -67,6 +76,9 @@ class MonteCarloBot:
         self.rng = rng if rng is not None else random.Random(0)
         self.opponent_weight = opponent_weight
         self.premium = premium
+        self.seconds = seconds
+        self.clock = clock
+        self.samples_used = 0  # in the latest decision
 
     def __call__(self, state: State, deal_actions=None) -> Action:
         return self.choose(state, deal_actions)
@@ -82,12 +94,12 @@ class MonteCarloBot:
             raise ValueError("no seat is to move in this state")
         if len(actions) == 1:
             return actions[0]
+        began = self.clock()
         seat = state.turn
         knowledge = Knowledge(state, deal_actions)
-        deals = [knowledge.sample(self.rng) for _ in range(self.samples)]
         score = self._scorer(state, seat)
         if state.phase == TRUMP:
-            starts = deals
+            first = _same
 
             def start(deal, action):
                 bids = None
@@ -96,14 +108,14 @@ class MonteCarloBot:
                 return DealSim.from_state(deal, trump=action.trump, bids=bids)
 
         elif state.phase == BID:
-            starts = deals
+            first = _same
 
             def start(deal, action):
                 bids = _bids_after(deal, action.seat, action.bid)
                 return DealSim.from_state(deal, bids=bids)
 
         elif state.phase == PLAY:
-            starts = [DealSim.from_state(deal) for deal in deals]
+            first = DealSim.from_state
 
             def start(sim, action):
                 sim = sim.copy()
@@ -112,16 +124,21 @@ class MonteCarloBot:
 
         else:  # pragma: no cover
             raise ValueError(f"no move in phase {state.phase!r}")
-        best, best_total = actions[0], None
-        for action in actions:
-            total = 0.0
-            for deal in starts:
+        # The samples are dealt before any is played out, so that a bot
+        # seeded alike deals alike however soon its time runs out.
+        starts = [first(knowledge.sample(self.rng)) for _ in range(self.samples)]
+        totals = [0.0] * len(actions)
+        self.samples_used = 0
+        for deal in starts:
+            for index, action in enumerate(actions):
                 sim = start(deal, action)
                 sim.play_out()
-                total += score(sim.bids, sim.tricks)
-            if best_total is None or total > best_total:
-                best, best_total = action, total
-        return best
+                totals[index] += score(sim.bids, sim.tricks)
+            self.samples_used += 1
+            if self.seconds is not None and self.clock() - began >= self.seconds:
+                break
+        # The first of the best, as a strict comparison in action order.
+        return actions[totals.index(max(totals))]
 
     def _scorer(self, state: State, seat: int):
         """``score(bids, tricks)``: the value of a finished deal for ``seat``."""
@@ -372,3 +389,7 @@ def _limits(plays: list[PlayCard], state: State) -> dict:
                 old = seat_limits.get(suit, 8)
                 seat_limits[suit] = min(old, rank_of(play.card) - 1)
     return limits
+
+
+def _same(deal: State) -> State:
+    return deal
