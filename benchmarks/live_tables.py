@@ -28,9 +28,12 @@ What it does, all on 127.0.0.1:
    each group one connection at a time sends a frame the size of an average
    action and waits for it to come back, M times per group, thinking between
    round trips as the players do. So the echo runs at the same concurrency
-   and pace: one message in flight per table.
+   and pace: one message in flight per table. Then the same again against a
+   *durable* echo, which writes each frame to PostgreSQL (one autocommitted
+   INSERT, on a pool of as many async connections as the owners' journal)
+   before it sends the frame back: the one wait a move may not skip.
 5. Prints moves per second, the move round trip (action sent to its ``ack``)
-   and the echo round trip, p50 and p99, and the ratio of the p99s.
+   and both echoes' round trips, p50 and p99, and the ratios of the p99s.
 
 Every client also pings every 5 s, as the protocol asks. A socket that
 closes before its table is done counts as an error. The servers are stopped
@@ -88,13 +91,54 @@ async def echo(scope, receive, send) -> None:
             return
 
 
+# The durable echo's table, and the size of its pool of connections per
+# process: the owners' journal keeps as many (games.live.journal).
+ECHO_TABLE = "bench_durable_echo"
+ECHO_POOL_SIZE = 4
+_echo_pools: dict = {}
+
+
+async def durable_echo(scope, receive, send) -> None:
+    """The echo with one durable write per frame, as a move has: each text
+    frame is inserted (one autocommitted statement on an async connection
+    of the event loop) before it is sent back. No Django, no game."""
+    from psycopg_pool import AsyncConnectionPool
+
+    loop = asyncio.get_running_loop()
+    pool = _echo_pools.get(loop)
+    if pool is None:
+        pool = _echo_pools[loop] = AsyncConnectionPool(
+            os.environ["DATABASE_URL"],
+            min_size=1,
+            max_size=ECHO_POOL_SIZE,
+            kwargs={"autocommit": True},
+            open=False,
+        )
+        await pool.open(wait=True)
+    while True:
+        message = await receive()
+        kind = message["type"]
+        if kind == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif kind == "websocket.receive":
+            text = message.get("text") or ""
+            async with pool.connection() as db:
+                await db.execute(f"INSERT INTO {ECHO_TABLE} (body) VALUES (%s)", [text])
+            await send({"type": "websocket.send", "text": text})
+        else:  # websocket.disconnect
+            return
+
+
 def make_application():
-    """uvicorn factory: /echo/ is the raw echo, the rest is the project."""
+    """uvicorn factory: /echo/ is the raw echo, /echo-durable/ the echo with
+    a database write, the rest is the project."""
     from config.asgi import application as project
 
     async def application(scope, receive, send):
         if scope["type"] == "websocket" and scope["path"] == "/echo/":
             await echo(scope, receive, send)
+        elif scope["type"] == "websocket" and scope["path"] == "/echo-durable/":
+            await durable_echo(scope, receive, send)
         else:
             await project(scope, receive, send)
 
@@ -468,6 +512,7 @@ async def run_moves(
 
 async def run_echo(
     base: str,
+    path: str,
     groups: int,
     per_group: int,
     size: int,
@@ -479,7 +524,7 @@ async def run_echo(
     """Groups of ``per_group`` echo sockets; in each, one socket at a time
     sends a ``size``-byte frame and waits for it, ``moves`` times."""
     stats = Stats()
-    url = f"{base.replace('http', 'ws', 1)}/echo/"
+    url = f"{base.replace('http', 'ws', 1)}{path}"
     began = time.perf_counter()
     sockets = await connect_all([(url, None)] * (groups * per_group), base)
     stats.connect_seconds = time.perf_counter() - began
@@ -587,6 +632,12 @@ def main() -> None:
     began = time.perf_counter()
     call_command("migrate", verbosity=0)
     migrated = time.perf_counter() - began
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TABLE {ECHO_TABLE} (id bigserial PRIMARY KEY, body text NOT NULL)"
+        )
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -627,17 +678,21 @@ def main() -> None:
             run_moves(base, games, args.moves, args.think, args.time_limit, spread)
         )
         size = round(statistics.mean(moves.frame_bytes)) if moves.frame_bytes else 80
-        echo_stats = runner(
-            run_echo(
-                base,
-                args.tables,
-                players,
-                size,
-                args.moves,
-                args.think,
-                args.time_limit,
-                spread,
+        echo_stats, durable_stats = (
+            runner(
+                run_echo(
+                    base,
+                    path,
+                    args.tables,
+                    players,
+                    size,
+                    args.moves,
+                    args.think,
+                    args.time_limit,
+                    spread,
+                )
             )
+            for path in ("/echo/", "/echo-durable/")
         )
         load_after = os.getloadavg()[0]
         if proc.poll() is not None:
@@ -652,7 +707,11 @@ def main() -> None:
     )
     print(f"\n{header}")
     details = []
-    for name, stats in (("move (ack)", moves), (f"echo {size} B", echo_stats)):
+    for name, stats in (
+        ("move (ack)", moves),
+        (f"echo {size} B", echo_stats),
+        ("durable echo", durable_stats),
+    ):
         line, detail = row(name, stats)
         print(line)
         if detail:
@@ -663,14 +722,16 @@ def main() -> None:
     print(
         f"groups that completed {args.moves} round trips: tables "
         f"{moves.groups_done}/{args.tables}, echo {echo_stats.groups_done}/"
-        f"{args.tables}"
+        f"{args.tables}, durable echo {durable_stats.groups_done}/{args.tables}"
     )
-    ratio = percentile(moves.round_trips, 0.99) / percentile(
-        echo_stats.round_trips, 0.99
-    )
+    move_p99 = percentile(moves.round_trips, 0.99)
+    ratio = move_p99 / percentile(echo_stats.round_trips, 0.99)
+    durable = move_p99 / percentile(durable_stats.round_trips, 0.99)
     print(
         f"\nmove p99 / echo p99: {ratio:.1f}x "
         f"(target at 200 concurrent tables: at most 3x)"
+        f"\nmove p99 / durable echo p99: {durable:.1f}x "
+        "(the echo with the one database write a move must wait for)"
     )
 
 
