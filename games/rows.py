@@ -25,6 +25,17 @@ def seats_of(table_id: int) -> list[Seat]:
         return [_seat(row) for row in cursor.fetchall()]
 
 
+def seats_of_tables(table_ids: list[int]) -> dict[int, list[Seat]]:
+    """``seats_of`` for many tables in one query, by table."""
+    seats: dict[int, list[Seat]] = {table_id: [] for table_id in table_ids}
+    with connection.cursor() as cursor:
+        cursor.execute(*_seats_statement("ANY(%s)", list(table_ids)))
+        for row in cursor.fetchall():
+            seat = _seat(row)
+            seats[seat.table_id].append(seat)
+    return seats
+
+
 def _seats_statement(table_id_sql: str, value) -> tuple[str, list]:
     user_table = get_user_model()._meta.db_table
     columns = ", ".join(f's."{field}"' for field in SEAT_FIELDS)

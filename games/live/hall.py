@@ -39,7 +39,7 @@ from django.conf import settings
 
 from games.live import graces, journal, thinking
 from games.live.game import PLAYING
-from games.live.owner import GameOwner
+from games.live.owner import RECENT_STEPS, GameOwner
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ HEARTBEAT_SECONDS = 2.0
 ROUTE_SECONDS = 2.0
 # Orphaned games taken over per heartbeat, at most, and at once.
 ADOPT_PER_BEAT = 1000
-ADOPT_AT_ONCE = 20
+ADOPT_AT_ONCE = 100
 
 RENEW = """
 local out = {}
@@ -111,6 +111,7 @@ class Hall:
         # owner, they attach again to the new one.
         self.remote: dict[int, tuple[str, set]] = {}
         self.adopting: dict[int, asyncio.Future] = {}
+        self.taking_over: asyncio.Task | None = None  # orphans being adopted
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
         self.layer = None
@@ -256,49 +257,87 @@ class Hall:
         return channel
 
     async def adopt(self, game_id: int) -> GameOwner | None:
-        pending = self.adopting.get(game_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future = asyncio.get_running_loop().create_future()
-        self.adopting[game_id] = future
+        return (await self.adopt_many([game_id])).get(game_id)
+
+    async def adopt_many(self, game_ids: list[int]) -> dict[int, GameOwner]:
+        """Take over those of the games that nobody holds; the owners made.
+        A game already being taken over here is waited for, not read twice."""
+        pending = {g: self.adopting[g] for g in game_ids if g in self.adopting}
+        fresh = [g for g in dict.fromkeys(game_ids) if g not in pending]
+        loop = asyncio.get_running_loop()
+        futures = {game_id: loop.create_future() for game_id in fresh}
+        self.adopting.update(futures)
         try:
-            owner = await self._adopt(game_id)
-            future.set_result(owner)
-            return owner
+            owners = await self._adopt_many(fresh)
+            for game_id, future in futures.items():
+                future.set_result(owners.get(game_id))
         except BaseException as error:
-            future.set_exception(error)
+            for future in futures.values():
+                future.set_exception(error)
             raise
         finally:
-            del self.adopting[game_id]
+            for game_id in fresh:
+                del self.adopting[game_id]
+        for game_id, future in pending.items():
+            owner = await asyncio.shield(future)
+            if owner is not None:
+                owners[game_id] = owner
+        return owners
 
-    async def _adopt(self, game_id: int) -> GameOwner | None:
-        key = owner_key(game_id)
-        if not await self.redis.set(
-            key, self.channel, nx=True, px=int(LEASE_SECONDS * 1000)
-        ):
-            return None
-        live, recent = await sync_to_async(_load, thread_sensitive=False)(game_id)
-        if live is None or live.status != PLAYING:
-            await self.redis.delete(key)
-            await self.redis.zrem(SEEN, game_id)
-            return None
-        seen = await self.redis.zscore(SEEN, game_id)
-        present = await self.redis.get(present_key(game_id))
+    async def _adopt_many(self, game_ids: list[int]) -> dict[int, GameOwner]:
+        if not game_ids:
+            return {}
+        lease = int(LEASE_SECONDS * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.set(owner_key(game_id), self.channel, nx=True, px=lease)
+        won = [
+            g for g, taken in zip(game_ids, await pipe.execute(), strict=True) if taken
+        ]
+        if not won:
+            return {}
+        # One read of every game, whatever their number: what makes a
+        # takeover of a whole dead server's games quick.
+        loaded, recent = await sync_to_async(_load_many, thread_sensitive=False)(won)
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in won:
+            pipe.zscore(SEEN, game_id)
+            pipe.get(present_key(game_id))
+        marks = await pipe.execute()
         wall = time.time()
-        if seen is not None and wall - seen > 2 * HEARTBEAT_SECONDS:
-            # Nobody owned the game for a while: nobody loses time for that.
-            live.shift_deadline(wall - seen)
-            await self.journal.set_deadline(live)
-        owner = GameOwner(self, live, recent)
-        self.owners[game_id] = owner
-        self.routes.pop(game_id, None)
-        await self.redis.zadd(SEEN, {game_id: wall})
-        was_present = {int(n) for n in present.split(",") if n} if present else set()
-        await owner.start(was_present, silent_since=time.monotonic())
-        if game_id in self.remote:
-            await self._attach_again(game_id)
-        logger.info("took game %s over (version %s)", game_id, live.version)
-        return owner
+        owners: dict[int, GameOwner] = {}
+        was_present: dict[int, set[int]] = {}
+        gone = []
+        for index, game_id in enumerate(won):
+            live = loaded.get(game_id)
+            if live is None or live.status != PLAYING:
+                gone.append(game_id)
+                continue
+            seen, present = marks[2 * index], marks[2 * index + 1]
+            if seen is not None and wall - seen > 2 * HEARTBEAT_SECONDS:
+                # Nobody owned the game for a while: nobody loses time for that.
+                live.shift_deadline(wall - seen)
+                await self.journal.set_deadline(live)
+            owners[game_id] = self.owners[game_id] = GameOwner(
+                self, live, recent[game_id]
+            )
+            was_present[game_id] = (
+                {int(n) for n in present.split(",") if n} if present else set()
+            )
+            self.routes.pop(game_id, None)
+        pipe = self.redis.pipeline(transaction=False)
+        if owners:
+            pipe.zadd(SEEN, {game_id: wall for game_id in owners})
+        for game_id in gone:
+            pipe.delete(owner_key(game_id))
+            pipe.zrem(SEEN, game_id)
+        await pipe.execute()
+        for game_id, owner in owners.items():
+            await owner.start(was_present[game_id], silent_since=time.monotonic())
+            if game_id in self.remote:
+                await self._attach_again(game_id)
+            logger.info("took game %s over (version %s)", game_id, owner.live.version)
+        return owners
 
     def game_over(self, owner: GameOwner) -> None:
         """The game ended: give the lease up; keep answering its sockets."""
@@ -373,10 +412,14 @@ class Hall:
         orphans = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
         )
-        # Taken over side by side: each waits mostly on the database.
+        if orphans and (self.taking_over is None or self.taking_over.done()):
+            # Beside the heartbeat, which must go on renewing the leases.
+            self.taking_over = self.spawn(self._adopt_orphans(orphans))
+
+    async def _adopt_orphans(self, orphans: list[str]) -> None:
         for start in range(0, len(orphans), ADOPT_AT_ONCE):
             batch = orphans[start : start + ADOPT_AT_ONCE]
-            await asyncio.gather(*(self.adopt(int(game_id)) for game_id in batch))
+            await self.adopt_many([int(game_id) for game_id in batch])
 
     # Messages on this process's channel
 
@@ -463,20 +506,31 @@ def bot_pool() -> ProcessPoolExecutor:
     return _pool
 
 
-def _load(game_id: int):
+def _load_many(game_ids: list[int]):
+    """The games as ``journal.load_many`` reads them, and for each the
+    public events of its latest steps (for a socket that asks what it
+    missed), oldest first."""
+    from django.db.models import F, Window
+    from django.db.models.functions import RowNumber
+
     from games.models import GameEvent
 
-    live = journal.load(game_id)
-    if live is None:
-        return None, []
-    recent = [
-        {"version": version, "events": public}
-        for version, public in GameEvent.objects.filter(game_id=game_id)
-        .order_by("-version")
-        .values_list("version", "public")[:200]
-    ]
-    recent.reverse()
-    return live, recent
+    loaded = journal.load_many(game_ids)
+    recent: dict[int, list] = {game_id: [] for game_id in loaded}
+    rows = (
+        GameEvent.objects.filter(game_id__in=list(loaded))
+        .annotate(
+            back=Window(
+                RowNumber(), partition_by=[F("game_id")], order_by=F("version").desc()
+            )
+        )
+        .filter(back__lte=RECENT_STEPS)
+        .order_by("game_id", "version")
+        .values_list("game_id", "version", "public")
+    )
+    for game_id, version, public in rows:
+        recent[game_id].append({"version": version, "events": public})
+    return loaded, recent
 
 
 # From outside a server (Celery tasks, the site's services)

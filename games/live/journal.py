@@ -23,6 +23,8 @@ import logging
 
 import psycopg
 from django.db import IntegrityError, connection, connections, transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 from psycopg.types.json import Jsonb
 
 from games import rows, signals
@@ -261,84 +263,110 @@ def load(game_id: int, *, client_id: str | None = None) -> LiveGame | None:
     """The game as its owner holds it, read from the database; None when
     there is no such game. The answers to action ids are read for every id,
     or for ``client_id`` alone when given."""
+    return load_many([game_id], client_id=client_id).get(game_id)
+
+
+def load_many(
+    game_ids: list[int], *, client_id: str | None = None
+) -> dict[int, LiveGame]:
+    """``load`` for many games at once (a takeover of a dead server's games):
+    one query per kind of row, whatever the number of games. Games that do
+    not exist are left out."""
     from django.conf import settings
 
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None:
-        return None
-    table = game.table
-    seats = [
-        SeatInfo(s.number, s.user_id, s.bot, s.left, s.display_name)
-        for s in rows.seats_of(table.pk)
-    ]
+    games = list(Game.objects.select_related("table").filter(pk__in=game_ids))
+    if not games:
+        return {}
+    ids = [game.pk for game in games]
+    seats = rows.seats_of_tables([game.table_id for game in games])
     # Every deal saves the state, so the events after the snapshot hold the
     # whole of the deal being played.
-    later = list(
-        GameEvent.objects.filter(game_id=game_id, version__gt=game.state_version)
-        .order_by("version")
-        .values_list("kind", "action")
-    )
-    state = replay_events(game_id, state_from_json(game.state), later)
-    deal_actions = [
-        action_from_json(action)
-        for kind, action in later
-        if kind == GameEvent.Kind.ACTION
-    ]
-    if any(kind == GameEvent.Kind.DEAL for kind, _ in later):
-        last_deal = max(i for i, (kind, _) in enumerate(later) if kind == "deal")
-        deal_actions = [
-            action_from_json(action)
-            for kind, action in later[last_deal + 1 :]
-            if kind == GameEvent.Kind.ACTION
-        ]
-    answered = GameEvent.objects.filter(game_id=game_id).exclude(client_id="")
+    later: dict[int, list] = {game_id: [] for game_id in ids}
+    for game_id, kind, action in (
+        GameEvent.objects.filter(game_id__in=ids, version__gt=F("game__state_version"))
+        .order_by("game_id", "version")
+        .values_list("game_id", "kind", "action")
+    ):
+        later[game_id].append((kind, action))
+    answers: dict[int, dict] = {game_id: {} for game_id in ids}
+    answered = GameEvent.objects.filter(game_id__in=ids).exclude(client_id="")
     if client_id is not None:
         answered = answered.filter(client_id=client_id)
-    answers = {
-        (seat, client): {"version": version}
-        for seat, client, version in answered.values_list(
-            "seat", "client_id", "version"
+    for game_id, seat, client, version in answered.values_list(
+        "game_id", "seat", "client_id", "version"
+    ):
+        answers[game_id][(seat, client)] = {"version": version}
+    timeouts = _timeouts(games, {g.pk: len(seats[g.table_id]) for g in games})
+    loaded = {}
+    for game in games:
+        table = game.table
+        events = later[game.pk]
+        loaded[game.pk] = LiveGame(
+            game_id=game.pk,
+            table_id=table.pk,
+            state=replay_events(game.pk, state_from_json(game.state), events),
+            version=game.version,
+            state_version=game.state_version,
+            deadline=game.deadline,
+            seats=[
+                SeatInfo(s.number, s.user_id, s.bot, s.left, s.display_name)
+                for s in seats[table.pk]
+            ],
+            timing=Timing(
+                turn_seconds=table.turn_seconds,
+                bot_seconds=settings.PULKA_BOT_MOVE_SECONDS,
+                forfeit_after_timeouts=table.forfeit_after_timeouts,
+            ),
+            managed=table.managed,
+            status=game.status,
+            cards_played=game.cards_played,
+            commitments=list(game.commitments),
+            answers=answers[game.pk],
+            timeouts=timeouts[game.pk],
+            deal_actions=_deal_actions(events),
         )
-    }
-    return LiveGame(
-        game_id=game_id,
-        table_id=table.pk,
-        state=state,
-        version=game.version,
-        state_version=game.state_version,
-        deadline=game.deadline,
-        seats=seats,
-        timing=Timing(
-            turn_seconds=table.turn_seconds,
-            bot_seconds=settings.PULKA_BOT_MOVE_SECONDS,
-            forfeit_after_timeouts=table.forfeit_after_timeouts,
-        ),
-        managed=table.managed,
-        status=game.status,
-        cards_played=game.cards_played,
-        commitments=list(game.commitments),
-        answers=answers,
-        timeouts=_timeouts(game_id, len(seats), table.forfeit_after_timeouts),
-        deal_actions=deal_actions,
-    )
+    return loaded
 
 
-def _timeouts(game_id: int, players: int, limit: int) -> list[int]:
-    """Each seat's timeouts in a row at the end of its moves so far (counted
-    up to ``limit``, all that matters)."""
-    counts = [0] * players
-    if not limit:
+def _deal_actions(events: list) -> list:
+    """The actions of the deal being played, from the events after the
+    snapshot (which may begin with the end of the deal before)."""
+    deals = [i for i, (kind, _) in enumerate(events) if kind == GameEvent.Kind.DEAL]
+    start = deals[-1] + 1 if deals else 0
+    return [
+        action_from_json(action)
+        for kind, action in events[start:]
+        if kind == GameEvent.Kind.ACTION
+    ]
+
+
+def _timeouts(games: list[Game], players: dict[int, int]) -> dict[int, list[int]]:
+    """For each game, each seat's timeouts in a row at the end of its moves
+    so far (counted up to the table's limit, all that matters)."""
+    counts = {game.pk: [0] * players[game.pk] for game in games}
+    limits = {game.pk: game.table.forfeit_after_timeouts for game in games}
+    counted = [game_id for game_id, limit in limits.items() if limit]
+    if not counted:
         return counts
-    for seat in range(players):
-        causes = (
-            GameEvent.objects.filter(
-                game_id=game_id, seat=seat, kind=GameEvent.Kind.ACTION
+    latest = (
+        GameEvent.objects.filter(game_id__in=counted, kind=GameEvent.Kind.ACTION)
+        .annotate(
+            back=Window(
+                RowNumber(),
+                partition_by=[F("game_id"), F("seat")],
+                order_by=F("version").desc(),
             )
-            .order_by("-version")
-            .values_list("cause", flat=True)[:limit]
         )
-        for cause in causes:
-            if cause != TIMEOUT:
-                break
-            counts[seat] += 1
+        .filter(back__lte=max(limits[g] for g in counted))
+        .order_by("game_id", "seat", "back")
+        .values_list("game_id", "seat", "back", "cause")
+    )
+    broken: set[tuple[int, int]] = set()
+    for game_id, seat, back, cause in latest:
+        if back > limits[game_id] or (game_id, seat) in broken:
+            continue
+        if cause != TIMEOUT:
+            broken.add((game_id, seat))
+            continue
+        counts[game_id][seat] += 1
     return counts

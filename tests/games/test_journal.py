@@ -16,11 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.services import profile_update
-from games import rows, selectors
+from games import rows, selectors, services
 from games.engine import apply, new_game
 from games.live import journal
-from games.models import Game, GameEvent, Seat
-from tests.games.helpers import first_legal, move, start_game, start_table
+from games.models import Game, GameEvent, Seat, Table
+from tests.games.helpers import (
+    first_legal,
+    move,
+    play_until,
+    start_game,
+    start_table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +122,58 @@ def test_the_snapshot_and_the_later_events_rebuild_the_state(profile, steps):
         assert rebuilt == _replayed(game)
         assert journal.load(game.pk).state == rebuilt
         assert game.state_version <= game.version
+
+
+def _timeouts_in_a_row(game: Game, seat: int) -> int:
+    causes = GameEvent.objects.filter(
+        game=game, seat=seat, kind=GameEvent.Kind.ACTION
+    ).order_by("-version")
+    count = 0
+    for cause in causes.values_list("cause", flat=True):
+        if cause != GameEvent.Cause.TIMEOUT:
+            break
+        count += 1
+    return count
+
+
+def test_many_games_are_read_back_in_as_many_queries_as_one(db):
+    """A takeover reads a dead server's games together: each as ``load``
+    reads it alone, in a number of queries that does not grow with them."""
+    games = []
+    for profile, steps, timed_out in [
+        ("japanese", 7, 2),
+        ("georgian-club", 30, 1),
+        ("japanese", 0, 0),
+    ]:
+        game = start_game(profile, people=1)
+        # Timeouts in a row are counted only where they lose the seat.
+        Table.objects.filter(pk=game.table_id).update(forfeit_after_timeouts=3)
+        for _ in range(steps):
+            game.refresh_from_db()
+            move(game)
+        for _ in range(timed_out):
+            game = play_until(game, lambda g: g.engine_state().turn == 0)
+            assert services.game_advance_overdue(
+                game_id=game.pk, version=game.version, now=game.deadline
+            )
+        game.refresh_from_db()
+        games.append(game)
+    ids = [game.pk for game in games]
+
+    with CaptureQueriesContext(connection) as one:
+        journal.load_many(ids[:1])
+    with CaptureQueriesContext(connection) as three:
+        loaded = journal.load_many([*ids, 10**9])
+
+    assert len(three.captured_queries) == len(one.captured_queries)
+    assert sorted(loaded) == sorted(ids)
+    for game in games:
+        live = loaded[game.pk]
+        assert live.state == game.engine_state()
+        assert live.version == game.version
+        assert live.timeouts == [
+            _timeouts_in_a_row(game, seat) for seat in range(len(live.seats))
+        ]
+        assert live.deal_actions == list(selectors.game_history(game))[-1][1]
+        assert live.answers == journal.load(game.pk).answers
+    assert loaded[games[0].pk].timeouts[0] == 2
