@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import time
 import weakref
 from concurrent.futures import ProcessPoolExecutor
@@ -490,20 +491,32 @@ async def stop_hall() -> None:
     current = _halls.pop(asyncio.get_running_loop(), None)
     if current is not None:
         await current.stop()
+    if not _halls:
+        stop_bot_pool()
 
 
 _pool: ProcessPoolExecutor | None = None
 
 
 def bot_pool() -> ProcessPoolExecutor:
-    """The processes the bots think in, off every event loop."""
+    """The processes the bots think in, off every event loop. Each ends
+    with this server, however the server ends (``thinking.follow_server``)."""
     global _pool
     if _pool is None:
         _pool = ProcessPoolExecutor(
             max_workers=settings.PULKA_BOT_PROCESSES,
             mp_context=multiprocessing.get_context("forkserver"),
+            initializer=thinking.follow_server,
+            initargs=(os.getpid(),),
         )
     return _pool
+
+
+def stop_bot_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=True, cancel_futures=True)
+        _pool = None
 
 
 def _load_many(game_ids: list[int]):

@@ -12,7 +12,10 @@ so misjudges often; the strong one weighs many and is given the time.
 
 from __future__ import annotations
 
+import os
 import random
+import select
+import threading
 import time
 from dataclasses import dataclass
 
@@ -57,3 +60,18 @@ def practice_move(state, deal_actions: list, bot: str, samples: int) -> Thought:
     )
     action = player.choose(state, deal_actions)
     return Thought(action, round((time.monotonic() - began) * 1000))
+
+
+def follow_server(server_pid: int) -> None:
+    """Start a bot process: it ends as soon as the server that made it does.
+    A process pool's workers outlive a server killed outright, and they
+    keep the pool's fork server and resource tracker alive too."""
+    watcher = threading.Thread(
+        target=_exit_with, args=(os.pidfd_open(server_pid),), daemon=True
+    )
+    watcher.start()
+
+
+def _exit_with(server: int) -> None:
+    select.select([server], [], [])  # readable once the server has exited
+    os._exit(0)
