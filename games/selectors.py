@@ -204,5 +204,6 @@ def sync_message(game_id: int, seat: int | None, since: int | None) -> dict:
         "type": "sync",
         "since": since,
         "events": events,
+        "last_trick": None,  # held by a game's owner only
         **snapshot(game, seats, seat),
     }

@@ -96,8 +96,23 @@ def sync_message(
         "type": "sync",
         "since": since,
         "events": events,
+        "last_trick": last_trick(recent),
         **snapshot(live, audience, shared(live, present, ending)),
     }
+
+
+def last_trick(recent: list[dict]) -> dict | None:
+    """The latest trick among the public steps held, for a page loaded
+    after it was taken: its cards, its winner and its step's version."""
+    for step in reversed(recent):
+        for event in reversed(step["events"]):
+            if event["type"] == "trick":
+                return {
+                    "version": step["version"],
+                    "cards": event["cards"],
+                    "winner": event["winner"],
+                }
+    return None
 
 
 def presence_text(live: LiveGame, present: Iterable[int]) -> str:

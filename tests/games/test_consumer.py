@@ -358,3 +358,32 @@ async def test_a_move_after_the_deadline_is_refused_and_the_timeout_applies_once
         )
     )()
     assert causes == ["timeout"]
+
+
+async def test_a_page_loaded_after_a_trick_is_told_the_last_trick(connect):
+    game, declarer, other = await new_match()
+    leader = game.engine_state().turn
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    early = await connect(game.pk, await stranger())
+    assert (await early.receive_until(of_type("sync")))["last_trick"] is None
+    await first.send(action_message(1, {"trump": "C"}))
+    lead = (await first.receive_until(of_type("update")))["view"]["legal"][0]
+    await first.send(action_message(2, lead, "a2"))
+    answer = (
+        await second.receive_until(
+            lambda message: message["type"] == "update" and message["version"] == 3
+        )
+    )["view"]["legal"][0]
+    await second.send(action_message(3, answer, "b3"))
+    await second.receive_until(of_type("ack"))
+
+    late = await connect(game.pk, await stranger())
+    sync = await late.receive_until(of_type("sync"))
+    told = sync["last_trick"]
+    assert told["version"] == 4
+    assert [(play["seat"], play["card"]) for play in told["cards"]] == [
+        (leader, lead["card"]),
+        (1 - leader, answer["card"]),
+    ]
+    # The trick's winner leads the next one.
+    assert told["winner"] == sync["view"]["turn"]

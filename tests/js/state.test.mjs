@@ -162,3 +162,21 @@ test("it is never a seat's move once its player has left", () => {
   snap.seats[0].left = true;
   assert.equal(new TableState(snap).myTurn(), false);
 });
+
+test("a page loaded after a trick learns it from the sync, never an older one", () => {
+  const state = new TableState(snapshot(20));
+  const cards = [
+    { seat: 0, card: "AS" },
+    { seat: 1, card: "KS" },
+    { seat: 2, card: "QS" },
+    { seat: 3, card: "6S" },
+  ];
+  const sync = { ...snapshot(20), last_trick: { version: 18, cards, winner: 0 } };
+  state.receive(sync, 0);
+  assert.deepEqual(state.lastTrick, { cards, winner: 0, version: 18 });
+  const stale = { ...snapshot(21), last_trick: { version: 9, cards: [], winner: 3 } };
+  state.receive(stale, 1);
+  assert.equal(state.lastTrick.version, 18);
+  state.receive({ ...snapshot(22), last_trick: null }, 2);
+  assert.equal(state.lastTrick.version, 18);
+});

@@ -132,6 +132,11 @@ export class TableState {
         if (NOTICED_EVENTS.has(event.type)) out.notices.push({ kind: "event", event });
       }
     }
+    // A page loaded after a trick was taken learns it from the sync.
+    const told = message.last_trick;
+    if (told && (!this.lastTrick || this.lastTrick.version < told.version)) {
+      this.lastTrick = { cards: told.cards, winner: told.winner, version: told.version };
+    }
     this.seenEvents = Math.max(this.seenEvents, message.version);
     this.snap = message;
     if (this.pending && message.version > this.pending.version) this.pending = null;
