@@ -30,13 +30,18 @@ def forbidden_bid(state: State) -> int | None:
     """The bid the dealer may not make, or None for the other seats."""
     if state.turn != state.dealer:
         return None
-    return state.cards_each - sum(bid for bid in state.bids if bid is not None)
+    # filter(None, ...) drops the bids not made yet (None) and the zeros,
+    # which add nothing: the sum of the bids made, without a generator.
+    return state.cards_each - sum(filter(None, state.bids))
 
 
 def bid_actions(state: State) -> list[Bid]:
     forbidden = forbidden_bid(state)
-    bids = _BIDS[state.turn]
-    return [bids[n] for n in range(state.cards_each + 1) if n != forbidden]
+    # _BIDS[seat][n] is the bid of n, so the bids from 0 to n are a slice.
+    bids = list(_BIDS[state.turn][: state.cards_each + 1])
+    if forbidden is not None and 0 <= forbidden < len(bids):
+        del bids[forbidden]
+    return bids
 
 
 def apply_bid(state: State, action: Bid) -> State:

@@ -79,7 +79,8 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     if not trick:
         return [card for card in available if card[0] != "X"]
     lead = trick[0]
-    suit = demanded_suit(lead)
+    # demanded_suit(lead), its common case inline: an ordinary card led.
+    suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
     of_suit = [card for card in available if card[1] == suit]
     if of_suit:
         if lead.mode == "take":
@@ -98,7 +99,8 @@ def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
     if not trick:
         return True
     lead = trick[0]
-    suit = demanded_suit(lead)
+    # demanded_suit(lead), its common case inline: an ordinary card led.
+    suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
     # A joker's code ("X1") never matches a suit letter in position 1.
     if card[1] == suit:
         if lead.mode != "take":
