@@ -112,11 +112,15 @@ def evolve(state: State, **changes) -> State:
     (past the frozen ``__setattr__``), which is quicker than filling the
     new instance's own empty dictionary.
     """
-    new = object.__new__(State)
+    new = _new_object(State)
     fields = state.__dict__.copy()
     fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
+    _set_attribute(new, "__dict__", fields)
     return new
+
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 
 def new_game(rules: Rules, first_dealer: int = 0) -> State:
