@@ -17,9 +17,13 @@ def trump_actions(state: State) -> list[NameTrump]:
     return list(_TRUMPS[state.turn])
 
 
-def apply_trump(state: State, action: NameTrump) -> State:
+def check_trump(state: State, action: NameTrump) -> None:
     if action.trump not in TRUMP_CHOICES:
         raise IllegalAction(f"{action.trump!r} is not a trump: S, H, D, C or none")
+
+
+def name_trump(state: State, action: NameTrump) -> State:
+    """The state after a trump ``check_trump`` allows."""
     if state.rules.is_japanese:
         # The declarer leads the first trick; there is no bidding.
         return evolve(state, trump=action.trump, phase=PLAY, turn=state.leader)
@@ -44,7 +48,7 @@ def bid_actions(state: State) -> list[Bid]:
     return bids
 
 
-def apply_bid(state: State, action: Bid) -> State:
+def check_bid(state: State, action: Bid) -> None:
     n = state.cards_each
     if not 0 <= action.bid <= n:
         raise IllegalAction(f"a bid is from 0 to {n}, not {action.bid}")
@@ -52,6 +56,10 @@ def apply_bid(state: State, action: Bid) -> State:
         raise IllegalAction(
             f"the dealer may not bid {action.bid}: the bids would sum to {n}"
         )
+
+
+def make_bid(state: State, action: Bid) -> State:
+    """The state after a bid ``check_bid`` allows."""
     bids = list(state.bids)
     bids[action.seat] = action.bid
     if action.seat == state.dealer:

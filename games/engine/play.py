@@ -49,10 +49,9 @@ def card_actions(state: State) -> list[PlayCard]:
     return actions
 
 
-def apply_card(state: State, action: PlayCard) -> State:
+def play_card(state: State, action: PlayCard) -> State:
+    """The state after a play ``check_card`` allows."""
     seat = action.seat
-    available = available_cards(state, seat)
-    _check_card(state, action, available)
     hands, columns = _take_card(state, seat, action.card)
     trick = state.trick + (action,)
     players = state.rules.players
@@ -83,8 +82,9 @@ def apply_card(state: State, action: PlayCard) -> State:
     return state
 
 
-def _check_card(state: State, action: PlayCard, available: tuple[str, ...]) -> None:
+def check_card(state: State, action: PlayCard) -> None:
     seat, card = action.seat, action.card
+    available = available_cards(state, seat)
     if card not in available:
         raise IllegalAction(_why_not_available(state, seat, card))
     if card[0] == "X":  # a joker
