@@ -8,7 +8,7 @@ from .actions import PlayCard
 from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card
 from .errors import IllegalAction
 from .scoring import deal_score, japanese_points, places, pulka_premiums
-from .state import DEAL, OVER, DealResult, State, evolve
+from .state import DEAL, OVER, DealResult, State, evolve, fields_of, from_fields
 from .tricks import (
     demanded_suit,
     joker_choices,
@@ -55,28 +55,23 @@ def play_card(state: State, action: PlayCard) -> State:
     hands, columns = _take_card(state, seat, action.card)
     trick = state.trick + (action,)
     players = state.rules.players
+    fields = fields_of(state)
+    fields["hands"] = hands
+    fields["columns"] = columns
     if len(trick) < players:
-        return evolve(
-            state,
-            hands=hands,
-            columns=columns,
-            trick=trick,
-            turn=(seat + 1) % players,
-        )
+        fields["trick"] = trick
+        fields["turn"] = (seat + 1) % players
+        return from_fields(fields)
     winner = trick_winner(trick, state.trump)
     tricks = list(state.tricks)
     tricks[winner] += 1
     trick_winners = state.trick_winners + (winner,)
-    state = evolve(
-        state,
-        hands=hands,
-        columns=columns,
-        trick=(),
-        tricks=tuple(tricks),
-        trick_winners=trick_winners,
-        leader=winner,
-        turn=winner,
-    )
+    fields["trick"] = ()
+    fields["tricks"] = tuple(tricks)
+    fields["trick_winners"] = trick_winners
+    fields["leader"] = winner
+    fields["turn"] = winner
+    state = from_fields(fields)
     if len(trick_winners) == state.cards_each:
         return finish_deal(state)
     return state
