@@ -17,9 +17,13 @@ def trump_actions(state: State) -> list[NameTrump]:
     return list(_TRUMPS[state.turn])
 
 
-def apply_trump(state: State, action: NameTrump) -> State:
+def check_trump(state: State, action: NameTrump) -> None:
     if action.trump not in TRUMP_CHOICES:
         raise IllegalAction(f"{action.trump!r} is not a trump: S, H, D, C or none")
+
+
+def name_trump(state: State, action: NameTrump) -> State:
+    """The state after a trump ``check_trump`` allows."""
     if state.rules.is_japanese:
         # The declarer leads the first trick; there is no bidding.
         return evolve(state, trump=action.trump, phase=PLAY, turn=state.leader)
@@ -30,16 +34,21 @@ def forbidden_bid(state: State) -> int | None:
     """The bid the dealer may not make, or None for the other seats."""
     if state.turn != state.dealer:
         return None
-    return state.cards_each - sum(bid for bid in state.bids if bid is not None)
+    # filter(None, ...) drops the bids not made yet (None) and the zeros,
+    # which add nothing: the sum of the bids made, without a generator.
+    return state.cards_each - sum(filter(None, state.bids))
 
 
 def bid_actions(state: State) -> list[Bid]:
     forbidden = forbidden_bid(state)
-    bids = _BIDS[state.turn]
-    return [bids[n] for n in range(state.cards_each + 1) if n != forbidden]
+    # _BIDS[seat][n] is the bid of n, so the bids from 0 to n are a slice.
+    bids = list(_BIDS[state.turn][: state.cards_each + 1])
+    if forbidden is not None and 0 <= forbidden < len(bids):
+        del bids[forbidden]
+    return bids
 
 
-def apply_bid(state: State, action: Bid) -> State:
+def check_bid(state: State, action: Bid) -> None:
     n = state.cards_each
     if not 0 <= action.bid <= n:
         raise IllegalAction(f"a bid is from 0 to {n}, not {action.bid}")
@@ -47,6 +56,10 @@ def apply_bid(state: State, action: Bid) -> State:
         raise IllegalAction(
             f"the dealer may not bid {action.bid}: the bids would sum to {n}"
         )
+
+
+def make_bid(state: State, action: Bid) -> State:
+    """The state after a bid ``check_bid`` allows."""
     bids = list(state.bids)
     bids[action.seat] = action.bid
     if action.seat == state.dealer:

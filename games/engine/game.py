@@ -3,23 +3,44 @@
 from __future__ import annotations
 
 from .actions import Action, Bid, Deal, NameTrump, PlayCard, Resign, kind_of
-from .bidding import apply_bid, apply_trump, bid_actions, trump_actions
+from .bidding import (
+    bid_actions,
+    check_bid,
+    check_trump,
+    make_bid,
+    name_trump,
+    trump_actions,
+)
 from .dealing import apply_deal
 from .errors import IllegalAction, WrongAction, WrongSeat
-from .play import apply_card, card_actions, end_game
+from .play import card_actions, check_card, end_game, play_card
 from .state import BID, DEAL, OVER, PLAY, TRUMP, State, evolve
 
+# Each phase: the action it is due, its legal actions, the check of one such
+# action (raising IllegalAction) and the move to the next state.
 _PHASES = {
-    TRUMP: (NameTrump, trump_actions, apply_trump),
-    BID: (Bid, bid_actions, apply_bid),
-    PLAY: (PlayCard, card_actions, apply_card),
+    TRUMP: (NameTrump, trump_actions, check_trump, name_trump),
+    BID: (Bid, bid_actions, check_bid, make_bid),
+    PLAY: (PlayCard, card_actions, check_card, play_card),
 }
+
+# The actions ``legal_actions`` listed last, with the state it listed them
+# for. A caller usually applies one of those very objects next; the state is
+# an immutable value, so that action is known to be legal and ``apply`` makes
+# the move without checking it again. Any other action is checked in full.
+# Only speed depends on this: ``apply`` returns the same state either way.
+_listed: tuple[State | None, tuple[Action, ...]] = (None, ())
 
 
 def legal_actions(state: State) -> list[Action]:
     """Every legal action of the seat to move; empty between deals and after."""
+    global _listed
     phase = _PHASES.get(state.phase)
-    return phase[1](state) if phase else []
+    if phase is None:
+        return []
+    actions = phase[1](state)
+    _listed = (state, tuple(actions))  # a copy: the caller may change its list
+    return actions
 
 
 def apply(state: State, action: Action | Deal) -> State:
@@ -28,10 +49,24 @@ def apply(state: State, action: Action | Deal) -> State:
     phase = _PHASES.get(state.phase)
     # The common case first: the kind of action the phase is due, from the
     # seat on turn. Every check of ``_apply_checked`` before the phase's own
-    # passes then, so the phase's ``apply`` is all that is left to do.
+    # passes then, so the phase's check and move are all that is left to do.
     if phase is not None and type(action) is phase[0] and action.seat == state.turn:
-        return phase[2](state, action)
+        if not _was_listed(state, action):
+            phase[2](state, action)
+        return phase[3](state, action)
     return _apply_checked(state, action)
+
+
+def _was_listed(state: State, action: Action) -> bool:
+    """Whether ``action`` is one of the very objects ``legal_actions`` listed
+    last, for this very state."""
+    listed_for, listed = _listed
+    if listed_for is not state:
+        return False
+    for legal in listed:
+        if legal is action:
+            return True
+    return False
 
 
 def _apply_checked(state: State, action: Action | Deal) -> State:
@@ -50,10 +85,11 @@ def _apply_checked(state: State, action: Action | Deal) -> State:
         raise WrongAction("the deal is over: the next deal's cards are due")
     if action.seat != state.turn:
         raise WrongSeat(f"it is seat {state.turn}'s turn, not seat {action.seat}'s")
-    kind, _, apply_phase = _PHASES[state.phase]
+    kind, _, check, move = _PHASES[state.phase]
     if not isinstance(action, kind):
         raise WrongAction(f"a {state.phase} action is due, not a {kind_of(action)}")
-    return apply_phase(state, action)
+    check(state, action)
+    return move(state, action)
 
 
 def _apply_resign(state: State, action: Resign) -> State:

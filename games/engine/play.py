@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .actions import PlayCard
 from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card
 from .errors import IllegalAction
 from .scoring import deal_score, japanese_points, places, pulka_premiums
-from .state import DEAL, OVER, DealResult, State, evolve
+from .state import DEAL, OVER, DealResult, State, evolve, fields_of, from_fields
 from .tricks import (
     demanded_suit,
     joker_choices,
@@ -18,23 +20,24 @@ from .tricks import (
 # Plays of ordinary cards are immutable values: make each one once.
 _PLAIN_PLAYS = [{card: PlayCard(seat, card) for card in DECK} for seat in range(4)]
 
+# A Japanese column is a (face_down, face_up) pair.
+_face_up = itemgetter(1)
+
 
 def available_cards(state: State, seat: int) -> tuple[str, ...]:
     """The cards ``seat`` could play now: the hand, plus face-up column cards
     from the second trick on in Japanese Joker."""
     hand = state.hands[seat]
     if state.columns and state.trick_winners:
-        return hand + tuple([up for _, up in state.columns[seat]])
+        return hand + tuple(map(_face_up, state.columns[seat]))
     return hand
 
 
 def card_actions(state: State) -> list[PlayCard]:
     seat = state.turn
     available = available_cards(state, seat)
-    plain = _PLAIN_PLAYS[seat]
-    actions = [
-        plain[card] for card in playable_cards(available, state.trick, state.trump)
-    ]
+    playable = playable_cards(available, state.trick, state.trump)
+    actions = list(map(_PLAIN_PLAYS[seat].__getitem__, playable))
     if "X1" in available or "X2" in available:
         rules = state.rules
         leading = not state.trick
@@ -46,41 +49,37 @@ def card_actions(state: State) -> list[PlayCard]:
     return actions
 
 
-def apply_card(state: State, action: PlayCard) -> State:
+def play_card(state: State, action: PlayCard) -> State:
+    """The state after a play ``check_card`` allows."""
     seat = action.seat
-    available = available_cards(state, seat)
-    _check_card(state, action, available)
     hands, columns = _take_card(state, seat, action.card)
     trick = state.trick + (action,)
     players = state.rules.players
+    fields = fields_of(state)
+    fields["hands"] = hands
+    fields["columns"] = columns
     if len(trick) < players:
-        return evolve(
-            state,
-            hands=hands,
-            columns=columns,
-            trick=trick,
-            turn=(seat + 1) % players,
-        )
+        fields["trick"] = trick
+        fields["turn"] = (seat + 1) % players
+        return from_fields(fields)
     winner = trick_winner(trick, state.trump)
     tricks = list(state.tricks)
     tricks[winner] += 1
-    state = evolve(
-        state,
-        hands=hands,
-        columns=columns,
-        trick=(),
-        tricks=tuple(tricks),
-        trick_winners=state.trick_winners + (winner,),
-        leader=winner,
-        turn=winner,
-    )
-    if len(state.trick_winners) == state.cards_each:
+    trick_winners = state.trick_winners + (winner,)
+    fields["trick"] = ()
+    fields["tricks"] = tuple(tricks)
+    fields["trick_winners"] = trick_winners
+    fields["leader"] = winner
+    fields["turn"] = winner
+    state = from_fields(fields)
+    if len(trick_winners) == state.cards_each:
         return finish_deal(state)
     return state
 
 
-def _check_card(state: State, action: PlayCard, available: tuple[str, ...]) -> None:
+def check_card(state: State, action: PlayCard) -> None:
     seat, card = action.seat, action.card
+    available = available_cards(state, seat)
     if card not in available:
         raise IllegalAction(_why_not_available(state, seat, card))
     if card[0] == "X":  # a joker
@@ -143,14 +142,14 @@ def _take_card(state: State, seat: int, card: str):
         hands[seat] = hand[:at] + hand[at + 1 :]
         return tuple(hands), state.columns
     own = state.columns[seat]
-    played = next(column for column in own if column[1] == card)
-    rest = tuple(column for column in own if column is not played)
-    freed = [played[0]]
+    at = list(map(_face_up, own)).index(card)
+    rest = own[:at] + own[at + 1 :]
+    freed = (own[at][0],)
     if len(rest) == 1:
         # A player never keeps a single column: the table clears into the hand.
-        freed += list(rest[0])
+        freed += rest[0]
         rest = ()
-    hands[seat] = hand + tuple(freed)
+    hands[seat] = hand + freed
     columns = list(state.columns)
     columns[seat] = rest
     return tuple(hands), tuple(columns)

@@ -112,11 +112,30 @@ def evolve(state: State, **changes) -> State:
     (past the frozen ``__setattr__``), which is quicker than filling the
     new instance's own empty dictionary.
     """
-    new = object.__new__(State)
+    new = _new_object(State)
     fields = state.__dict__.copy()
     fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
+    _set_attribute(new, "__dict__", fields)
     return new
+
+
+def fields_of(state: State) -> dict:
+    """A copy of the state's fields by name, to change and pass to
+    ``from_fields``: ``evolve`` in two steps, for the moves made most often.
+    Setting fields one by one in the copy costs less there than ``evolve``'s
+    keyword arguments (a card that ends a trick changes seven fields)."""
+    return state.__dict__.copy()
+
+
+def from_fields(fields: dict) -> State:
+    """The state with these fields (a changed copy from ``fields_of``)."""
+    new = _new_object(State)
+    _set_attribute(new, "__dict__", fields)
+    return new
+
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 
 def new_game(rules: Rules, first_dealer: int = 0) -> State:

@@ -77,9 +77,10 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     # A joker's code ("X1") never matches a suit letter in position 1, so the
     # suit filters below leave jokers out by themselves.
     if not trick:
-        return [card for card in available if card[0] != "X"]
+        return _not_jokers(available)
     lead = trick[0]
-    suit = demanded_suit(lead)
+    # demanded_suit(lead), its common case inline: an ordinary card led.
+    suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
     of_suit = [card for card in available if card[1] == suit]
     if of_suit:
         if lead.mode == "take":
@@ -89,7 +90,14 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
         trumps = [card for card in available if card[1] == trump]
         if trumps:
             return trumps
-    return [card for card in available if card[0] != "X"]
+    return _not_jokers(available)
+
+
+def _not_jokers(cards) -> list[str]:
+    # Most hands hold no joker: two membership tests cost less than a filter.
+    if "X1" in cards or "X2" in cards:
+        return [card for card in cards if card[0] != "X"]
+    return list(cards)
 
 
 def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
@@ -98,7 +106,8 @@ def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
     if not trick:
         return True
     lead = trick[0]
-    suit = demanded_suit(lead)
+    # demanded_suit(lead), its common case inline: an ordinary card led.
+    suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
     # A joker's code ("X1") never matches a suit letter in position 1.
     if card[1] == suit:
         if lead.mode != "take":
@@ -114,6 +123,25 @@ def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
 
 def trick_winner(trick: tuple[Play, ...], trump: str) -> int:
     """The seat that takes a complete trick (RULES.md 2.6)."""
+    # Most tricks hold no joker: then the best card so far is beaten by a
+    # higher card of its suit or by a trump over a card that is not one, which
+    # is the rule below (highest trump, else highest of the led suit) in one
+    # pass. A play has a mode only when it is a joker.
+    lead = trick[0]
+    best, winner = lead.card, lead.seat
+    for play in trick:
+        if play.mode is not None:
+            return _joker_trick_winner(trick, trump)
+        card = play.card
+        if card[1] == best[1]:
+            if RANK_VALUE[card[0]] > RANK_VALUE[best[0]]:
+                best, winner = card, play.seat
+        elif card[1] == trump:
+            best, winner = card, play.seat
+    return winner
+
+
+def _joker_trick_winner(trick: tuple[Play, ...], trump: str) -> int:
     for play in reversed(trick):
         if play.mode == "high":
             return play.seat
