@@ -196,7 +196,7 @@ def test_a_timeout_whose_owner_dies_before_its_commit_is_applied_once(
         locker.close()
         watcher.close()
 
-    assert took < TAKEOVER_SECONDS + 2
+    assert took < TAKEOVER_SECONDS + 5
     rows = event_rows(game.pk)
     assert [v for v, *_ in rows] == list(range(1, len(rows) + 1))
     # The step after the one the clients saw is that timeout, and the first
