@@ -20,10 +20,12 @@ in one Django transaction (``finish_sync``), so both happen exactly once.
 from __future__ import annotations
 
 import logging
+import operator
+from functools import reduce
 
 import psycopg
 from django.db import IntegrityError, connection, connections, transaction
-from django.db.models import F, Window
+from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from psycopg.types.json import Jsonb
 
@@ -281,9 +283,14 @@ def load_many(
     seats = rows.seats_of_tables([game.table_id for game in games])
     # Every deal saves the state, so the events after the snapshot hold the
     # whole of the deal being played.
+    # One range of the (game, version) index per game.
+    after_snapshots = reduce(
+        operator.or_,
+        (Q(game_id=game.pk, version__gt=game.state_version) for game in games),
+    )
     later: dict[int, list] = {game_id: [] for game_id in ids}
     for game_id, kind, action in (
-        GameEvent.objects.filter(game_id__in=ids, version__gt=F("game__state_version"))
+        GameEvent.objects.filter(after_snapshots)
         .order_by("game_id", "version")
         .values_list("game_id", "kind", "action")
     ):
