@@ -102,10 +102,14 @@ def sync_message(
 
 
 def last_trick(recent: list[dict]) -> dict | None:
-    """The latest trick among the public steps held, for a page loaded
-    after it was taken: its cards, its winner and its step's version."""
+    """The latest trick of the deal being played among the public steps
+    held, for a page loaded after it was taken: its cards, its winner and
+    its step's version. None before the deal's first trick: the cards of an
+    earlier deal are dealt again and are someone's hidden cards now."""
     for step in reversed(recent):
         for event in reversed(step["events"]):
+            if event["type"] == "deal":
+                return None
             if event["type"] == "trick":
                 return {
                     "version": step["version"],

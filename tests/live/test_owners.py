@@ -9,7 +9,6 @@ import signal
 import time
 
 import pytest
-from django.db import connection
 
 from games import services
 from games.models import Game, GameEvent
@@ -139,69 +138,3 @@ def test_a_killed_servers_player_shows_away_and_loses_the_seat_after_the_grace(
     assert final["view"]["places"] == [2, 1]
     resign = GameEvent.objects.filter(game=game, kind="action").last()
     assert (resign.seat, resign.cause) == (0, GameEvent.Cause.DISCONNECT)
-
-
-def waiting_event_writes(watcher) -> list[int]:
-    """The server backends waiting on a lock to write a game event."""
-    rows = watcher.execute(
-        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-        " AND query ILIKE '%%games_gameevent%%' AND pid <> pg_backend_pid()"
-    ).fetchall()
-    return [pid for (pid,) in rows]
-
-
-@pytest.mark.timeout(120)
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("write", ["lost with the owner", "committed after it died"])
-def test_a_timeout_whose_owner_dies_before_its_commit_is_applied_once(
-    own_servers, worker, people, write
-):
-    """The turn runs out and the owner's write of the timeout is on its way
-    when the owner is killed: held up by a table lock, then either lost (its
-    database session ends with it) or committed all the same. Either way the
-    server that takes the game over applies that timeout exactly once."""
-    owner, owner_url = own_servers("owner")
-    alice, bob = people(2)
-    game = new_match(alice, bob, turn_seconds=3)
-    _, other_url = own_servers("other")
-    params = connection.get_connection_params()
-    locker = connection.get_new_connection(params)
-    watcher = connection.get_new_connection(params)
-    watcher.autocommit = True
-
-    async def scenario():
-        async with (
-            TableClient(owner_url, game.pk, alice.session_key),
-            TableClient(other_url, game.pk, bob.session_key) as b,
-        ):
-            version = b.snapshot["version"]
-            # Event rows may be read, not written, until the lock goes.
-            locker.execute("LOCK TABLE games_gameevent IN SHARE MODE")
-            limit = time.monotonic() + 15
-            while not (writers := waiting_event_writes(watcher)):
-                assert time.monotonic() < limit, "the timeout was never written"
-                await asyncio.sleep(0.1)
-            kill(owner)
-            killed_at = time.monotonic()
-            if write == "lost with the owner":
-                for pid in writers:
-                    watcher.execute("SELECT pg_terminate_backend(%s)", [pid])
-            locker.rollback()
-            await b.receive_until(at_version(version + 1), timeout=30)
-            return version, time.monotonic() - killed_at, b
-
-    try:
-        version, took, b = asyncio.run(scenario())
-    finally:
-        locker.close()
-        watcher.close()
-
-    assert took < TAKEOVER_SECONDS + 5
-    rows = event_rows(game.pk)
-    assert [v for v, *_ in rows] == list(range(1, len(rows) + 1))
-    # The step after the one the clients saw is that timeout, and the first
-    # timeout of the game: written once, by whichever owner got to it.
-    causes = {v: cause for v, _, _, cause in rows}
-    assert causes[version + 1] == GameEvent.Cause.TIMEOUT
-    assert GameEvent.Cause.TIMEOUT not in [causes[v] for v in range(1, version + 1)]
-    assert not b.errors
