@@ -75,8 +75,9 @@ PING_SECONDS = 5
 # The server side: this module is also what uvicorn serves.
 
 
-async def echo(scope, receive, send) -> None:
-    """A raw ASGI WebSocket echo: accept, send every text frame back."""
+async def echo(scope, receive, send, keep=None) -> None:
+    """A raw ASGI WebSocket echo: accept, send every frame back; with
+    ``keep``, await ``keep(text)`` for each text frame before answering."""
     while True:
         message = await receive()
         kind = message["type"]
@@ -84,6 +85,8 @@ async def echo(scope, receive, send) -> None:
             await send({"type": "websocket.accept"})
         elif kind == "websocket.receive":
             if message.get("text") is not None:
+                if keep is not None:
+                    await keep(message["text"])
                 await send({"type": "websocket.send", "text": message["text"]})
             else:
                 await send({"type": "websocket.send", "bytes": message["bytes"]})
@@ -115,18 +118,12 @@ async def durable_echo(scope, receive, send) -> None:
             open=False,
         )
         await pool.open(wait=True)
-    while True:
-        message = await receive()
-        kind = message["type"]
-        if kind == "websocket.connect":
-            await send({"type": "websocket.accept"})
-        elif kind == "websocket.receive":
-            text = message.get("text") or ""
-            async with pool.connection() as db:
-                await db.execute(f"INSERT INTO {ECHO_TABLE} (body) VALUES (%s)", [text])
-            await send({"type": "websocket.send", "text": text})
-        else:  # websocket.disconnect
-            return
+
+    async def insert(text: str) -> None:
+        async with pool.connection() as db:
+            await db.execute(f"INSERT INTO {ECHO_TABLE} (body) VALUES (%s)", [text])
+
+    await echo(scope, receive, send, keep=insert)
 
 
 def make_application():
