@@ -52,12 +52,19 @@ def card_actions(state: State) -> list[PlayCard]:
 def play_card(state: State, action: PlayCard) -> State:
     """The state after a play ``check_card`` allows."""
     seat = action.seat
-    hands, columns = _take_card(state, seat, action.card)
+    card = action.card
+    fields = fields_of(state)
+    hand = state.hands[seat]
+    if card in hand:
+        # The common case, and every play of the 4-player game: the card
+        # leaves the hand and no column changes.
+        hands = list(state.hands)
+        hands[seat] = _without(hand, card)
+        fields["hands"] = tuple(hands)
+    else:
+        fields["hands"], fields["columns"] = _take_face_up(state, seat, card)
     trick = state.trick + (action,)
     players = state.rules.players
-    fields = fields_of(state)
-    fields["hands"] = hands
-    fields["columns"] = columns
     if len(trick) < players:
         fields["trick"] = trick
         fields["turn"] = (seat + 1) % players
@@ -133,14 +140,18 @@ def _check_joker_mode(state: State, action: PlayCard) -> None:
         raise IllegalAction(f"a joker played {action.mode} names no suit")
 
 
-def _take_card(state: State, seat: int, card: str):
-    """Remove a played card; a face-up card frees the face-down one below it."""
-    hands = list(state.hands)
-    hand = hands[seat]
-    if card in hand:
-        at = hand.index(card)  # cards are unique: the one place it is
-        hands[seat] = hand[:at] + hand[at + 1 :]
-        return tuple(hands), state.columns
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``cards`` without ``card``, the others in their order. Cards are
+    unique, so removing its one place from a list copy does it; that costs
+    less than slicing around it."""
+    rest = list(cards)
+    rest.remove(card)
+    return tuple(rest)
+
+
+def _take_face_up(state: State, seat: int, card: str):
+    """Hands and columns after a face-up card is played (Japanese Joker): the
+    face-down card below it goes to the hand."""
     own = state.columns[seat]
     at = list(map(_face_up, own)).index(card)
     rest = own[:at] + own[at + 1 :]
@@ -149,7 +160,8 @@ def _take_card(state: State, seat: int, card: str):
         # A player never keeps a single column: the table clears into the hand.
         freed += rest[0]
         rest = ()
-    hands[seat] = hand + freed
+    hands = list(state.hands)
+    hands[seat] += freed
     columns = list(state.columns)
     columns[seat] = rest
     return tuple(hands), tuple(columns)
