@@ -12,26 +12,30 @@ _DECK_SET = frozenset(DECK)
 
 def apply_deal(state: State, deal: Deal) -> State:
     """Start the next deal with the given cards; ``BadDeal`` if they are wrong."""
-    if state.rules.is_japanese:
+    rules = state.rules
+    japanese = rules.is_japanese
+    if japanese:
         _check_japanese_deal(deal)
     else:
         _check_four_player_deal(state, deal)
-    players = state.players
-    first = (state.dealer + (0 if state.rules.is_japanese else 1)) % players
+    players = rules.players
+    first = (state.dealer + (0 if japanese else 1)) % players
     trump = None
     phase = TRUMP
-    if not state.rules.trump_is_named(state.deal_index):
+    if not rules.trump_is_named(state.deal_index):
         trump = NO_TRUMP if is_joker(deal.turned) else suit_of(deal.turned)
         phase = BID
     return evolve(
         state,
         phase=phase,
         turn=first,
-        hands=tuple(tuple(hand) for hand in deal.hands),
+        # tuple() gives back a tuple as it is: hands dealt as tuples (as
+        # ``deal_cards`` deals them) are not copied.
+        hands=tuple(map(tuple, deal.hands)),
         columns=tuple(tuple(map(tuple, cols)) for cols in deal.columns),
         turned=deal.turned,
         trump=trump,
-        bids=() if state.rules.is_japanese else (None,) * players,
+        bids=() if japanese else (None,) * players,
         tricks=(0,) * players,
         trick_winners=(),
         trick=(),
