@@ -51,22 +51,17 @@ def apply(state: State, action: Action | Deal) -> State:
     # seat on turn. Every check of ``_apply_checked`` before the phase's own
     # passes then, so the phase's check and move are all that is left to do.
     if phase is not None and type(action) is phase[0] and action.seat == state.turn:
-        if not _was_listed(state, action):
-            phase[2](state, action)
+        listed_for, listed = _listed
+        if listed_for is state:
+            # One of the very objects ``legal_actions`` listed last for this
+            # very state needs no check (looked for here, not in a helper
+            # function: this runs on every move).
+            for legal in listed:
+                if legal is action:
+                    return phase[3](state, action)
+        phase[2](state, action)
         return phase[3](state, action)
     return _apply_checked(state, action)
-
-
-def _was_listed(state: State, action: Action) -> bool:
-    """Whether ``action`` is one of the very objects ``legal_actions`` listed
-    last, for this very state."""
-    listed_for, listed = _listed
-    if listed_for is not state:
-        return False
-    for legal in listed:
-        if legal is action:
-            return True
-    return False
 
 
 def _apply_checked(state: State, action: Action | Deal) -> State:
