@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import add, itemgetter
 
 from .actions import PlayCard
 from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card
@@ -35,7 +35,9 @@ def available_cards(state: State, seat: int) -> tuple[str, ...]:
 
 def card_actions(state: State) -> list[PlayCard]:
     seat = state.turn
-    available = available_cards(state, seat)
+    # Without columns (the 4-player game) the hand is all that is available:
+    # no call to ``available_cards`` then, as this runs before every card.
+    available = available_cards(state, seat) if state.columns else state.hands[seat]
     playable = playable_cards(available, state.trick, state.trump)
     actions = list(map(_PLAIN_PLAYS[seat].__getitem__, playable))
     if "X1" in available or "X2" in available:
@@ -57,9 +59,13 @@ def play_card(state: State, action: PlayCard) -> State:
     hand = state.hands[seat]
     if card in hand:
         # The common case, and every play of the 4-player game: the card
-        # leaves the hand and no column changes.
+        # leaves the hand and no column changes. Cards are unique, so removing
+        # it from a list copy takes it from its one place; that costs less
+        # than slicing around it.
+        rest = list(hand)
+        rest.remove(card)
         hands = list(state.hands)
-        hands[seat] = _without(hand, card)
+        hands[seat] = tuple(rest)
         fields["hands"] = tuple(hands)
     else:
         fields["hands"], fields["columns"] = _take_face_up(state, seat, card)
@@ -140,15 +146,6 @@ def _check_joker_mode(state: State, action: PlayCard) -> None:
         raise IllegalAction(f"a joker played {action.mode} names no suit")
 
 
-def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """``cards`` without ``card``, the others in their order. Cards are
-    unique, so removing its one place from a list copy does it; that costs
-    less than slicing around it."""
-    rest = list(cards)
-    rest.remove(card)
-    return tuple(rest)
-
-
 def _take_face_up(state: State, seat: int, card: str):
     """Hands and columns after a face-up card is played (Japanese Joker): the
     face-down card below it goes to the hand."""
@@ -171,27 +168,31 @@ def finish_deal(state: State) -> State:
     """Score the deal just completed and move to the next deal or game over."""
     rules = state.rules
     n = state.cards_each
+    tricks = state.tricks
     if rules.is_japanese:
-        scores = tuple(japanese_points(state.tricks))
+        scores = tuple(japanese_points(tricks))
         bids = ()
     else:
         pulka = rules.pulka_of(state.deal_index)
         bids = state.bids
         scores = tuple(
-            deal_score(rules, bids[s], state.tricks[s], n, pulka)
-            for s in range(state.players)
+            [
+                deal_score(rules, bid, took, n, pulka)
+                for bid, took in zip(bids, tricks, strict=True)
+            ]
         )
     result = DealResult(
-        state.dealer, n, state.trump, bids, state.tricks, state.trick_winners, scores
+        state.dealer, n, state.trump, bids, tricks, state.trick_winners, scores
     )
-    deals = state.deals + (result,)
-    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    # Both have a number per seat: map stops at the end of both.
+    totals = tuple(map(add, state.totals, scores))
+    deal_index = state.deal_index + 1
     state = evolve(
         state,
         phase=DEAL,
         turn=None,
-        deal_index=state.deal_index + 1,
-        deals=deals,
+        deal_index=deal_index,
+        deals=state.deals + (result,),
         totals=totals,
         hands=(),
         columns=(),
@@ -204,9 +205,9 @@ def finish_deal(state: State) -> State:
         if max(totals) >= rules.target:
             return end_game(state)
         return state
-    if state.deal_index == sum(rules.pulka_sizes[: pulka + 1]):
+    if deal_index == sum(rules.pulka_sizes[: pulka + 1]):
         state = _close_pulka(state, pulka)
-    if state.deal_index == len(rules.schedule):
+    if deal_index == len(rules.schedule):
         return end_game(state)
     return state
 
