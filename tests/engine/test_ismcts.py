@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
 
 import pytest
 
-from games.engine import Bid, apply, legal_actions, make_rules, new_game
+from games.engine import apply, legal_actions, make_rules, new_game
 from games.engine.bots import LEVELS, IsmctsBot, autopilot_action, play_game
-from games.engine.bots.autopilot import estimate_tricks
 from games.engine.bots.ismcts import (
     _Candidates,
     _distinct_plays,
     _Premiums,
-    _Sampler,
 )
 from games.engine.shuffle import deal_cards
 from tests.engine.notation import mid_deal, token
@@ -198,34 +195,6 @@ def test_close_moves_keep_the_search_going():
         compared.add("a", rng.gauss(0.01, 0.5))
         compared.add("b", rng.gauss(0.0, 0.5))
     assert not compared.decided()
-
-
-# Deals that fit the bids
-
-
-def test_sampled_hands_fit_the_bids_made():
-    """Seat 1 bid all 8 tricks: the deals the bot samples give it strong
-    hands far more often than deals that ignore the bids."""
-    rules = make_rules("georgian-club", {})
-    deal_index = rules.schedule.index(8)
-    # Seat 3 deals, so seat 0 bids first.
-    state = replace(new_game(rules, (3 - deal_index) % 4), deal_index=deal_index)
-    state = apply(state, deal_cards(state, random.Random(4)))
-    actions = [Bid(0, 1), Bid(1, 8)]
-    for action in actions:
-        state = apply(state, action)
-    assert state.turn == 2
-    sampler = _Sampler(state, actions)
-    rng = random.Random(5)
-    fitted = [
-        estimate_tricks(sampler.sample(rng).hands[1], state.trump, 8)
-        for _ in range(200)
-    ]
-    plain = [
-        estimate_tricks(sampler.knowledge.sample(rng).hands[1], state.trump, 8)
-        for _ in range(200)
-    ]
-    assert sum(fitted) / 200 > sum(plain) / 200 + 0.5
 
 
 # What a deal does to the pulka's premiums

@@ -50,16 +50,10 @@ from ..cards import DECK, RANKS, TRUMP_CHOICES, rank_of
 from ..game import legal_actions
 from ..scoring import deal_score
 from ..state import BID, PLAY, TRUMP, State
-from .autopilot import autopilot_action, choose_bid, choose_trump, estimate_tricks
-from .montecarlo import (
-    EXACT_CHANCE,
-    Knowledge,
-    MonteCarloBot,
-    _all_bids,
-    _bids_after,
-    _earlier_plays,
-)
-from .rollout import DealSim
+from .autopilot import autopilot_action, choose_bid, choose_trump
+from .bitdeal import BitDeal, play_code, play_of
+from .bitsample import DealSampler, trump_index
+from .montecarlo import EXACT_CHANCE, MonteCarloBot
 
 # Thinking budget per move, in seconds.
 LEVELS = {"easy": 0.05, "normal": 0.25, "strong": 1.0}
@@ -75,10 +69,6 @@ EXPLORATION = 0.5
 OPPONENT_WEIGHT = 1 / 3
 # Bids tried either side of the estimated tricks.
 BID_WINDOW = 2
-# Sampled deals: a bid's spread, in tricks, around the autopilot's estimate
-# of the bidder's hand, and the deals drawn to find one that fits the bids.
-BID_SPREAD = 1.0
-INFER_TRIES = 8
 # Japanese Joker stops thinking once the best move leads the next by
 # DECIDED_Z standard errors, after at least DECIDED_AFTER deals, checking
 # every DECIDED_EVERY deals.
@@ -130,7 +120,7 @@ class IsmctsBot:
         if len(actions) == 1:
             action = actions[0]
         else:
-            knowledge = _Sampler(state, deal_actions)
+            knowledge = DealSampler(state, deal_actions)
             if state.phase == TRUMP:
                 action = self._trump(state, knowledge, clock)
             elif state.phase == BID:
@@ -151,12 +141,14 @@ class IsmctsBot:
         results = _Scorers(state)
 
         def playout(deal, trump):
-            bids = None if japanese else _all_bids(deal, trump)
-            sim = DealSim.from_state(deal, trump=trump, bids=bids)
+            sim = deal.copy()
+            sim.name_trump(trump)
+            if not japanese:
+                sim.bids = knowledge.all_bids(sim, trump_index(trump))
             sim.play_out()
             return results(sim)[seat]
 
-        guess = _first_guess_trump(knowledge)
+        guess = choose_trump(knowledge.own)
         choices = sorted(TRUMP_CHOICES, key=lambda trump: trump != guess)
         best = _compare(
             choices, lambda: knowledge.sample(self.rng), playout, clock, japanese
@@ -171,9 +163,9 @@ class IsmctsBot:
         took, runs = 0, 0
         quarter = _Clock(clock.timer, clock.start, clock.budget / 4, clock.cap)
         while quarter.more():
-            deal = knowledge.sample(self.rng)
+            sim = knowledge.sample(self.rng)
             quarter.deals += 1
-            sim = DealSim.from_state(deal, bids=_bids_after(deal, seat, own))
+            sim.bids = knowledge.bids_after(sim, seat, own)
             sim.play_out()
             took += sim.tricks[seat]
             runs += 1
@@ -188,7 +180,8 @@ class IsmctsBot:
         results = _Scorers(state)
 
         def playout(deal, bid):
-            sim = DealSim.from_state(deal, bids=_bids_after(deal, seat, bid))
+            sim = deal.copy()
+            sim.bids = knowledge.bids_after(sim, seat, bid)
             sim.play_out()
             return results(sim)[seat]
 
@@ -211,23 +204,25 @@ class IsmctsBot:
             return actions[0]
         guess = autopilot_action(state)
         actions.sort(key=lambda action: action != guess)
-        root = {action: _Node(action, seat) for action in actions}
+        # The search plays the integer codes of ``BitDeal``.
+        codes = [play_code(action) for action in actions]
+        root = {code: _Node(code, seat) for code in codes}
         rng = self.rng
         results = _Scorers(state)
 
-        def playout(deal, action):
+        def playout(deal, code):
             sim = deal.copy()
-            sim.play(action)
-            return _iterate(sim, root[action], rng, results)
+            sim.play(code)
+            return _iterate(sim, root[code], rng, results)
 
         best = _compare(
-            actions,
-            lambda: DealSim.from_state(knowledge.sample(rng)),
+            codes,
+            lambda: knowledge.sample(rng),
             playout,
             clock,
             state.rules.is_japanese,
         )
-        return autopilot_action(state) if best is None else best
+        return guess if best is None else play_of(seat, best)
 
 
 def _compare(candidates, sample, playout, clock: _Clock, stop_early: bool):
@@ -301,54 +296,6 @@ class _Candidates:
         )
 
 
-class _Sampler:
-    """Deals consistent with what the seat knows (``Knowledge``), preferring
-    those in which every bid made so far fits its bidder's hand.
-
-    A bidder's hand at bidding time is its sampled hand now plus the cards
-    it has played in this deal. A sampled deal is kept with the chance
-    ``exp(-d**2 / 2)``, where d sums, over the bidders, the distance between
-    the bid and the autopilot's estimate of that hand's tricks in units of
-    ``BID_SPREAD``; after ``INFER_TRIES`` deals the best fitting one is
-    taken.
-    """
-
-    def __init__(self, state: State, deal_actions):
-        self.knowledge = knowledge = Knowledge(state, deal_actions)
-        self.own = knowledge.own
-        seat = state.turn
-        plays = _earlier_plays(state, deal_actions)
-        self.gone = frozenset(play.card for play in plays or ())
-        self.bidders = []
-        if not state.rules.is_japanese and state.trump is not None:
-            if plays is not None or state.phase == BID:
-                played = [[] for _ in range(state.players)]
-                for play in (plays or []) + list(state.trick):
-                    played[play.seat].append(play.card)
-                for s, bid in enumerate(state.bids):
-                    if bid is not None and s != seat:
-                        self.bidders.append((s, bid, tuple(played[s])))
-        self.trump = state.trump
-        self.cards = state.cards_each
-
-    def sample(self, rng: random.Random) -> State:
-        if not self.bidders:
-            return self.knowledge.sample(rng)
-        best, best_misfit = None, math.inf
-        for _ in range(INFER_TRIES):
-            deal = self.knowledge.sample(rng)
-            misfit = 0.0
-            for s, bid, played in self.bidders:
-                hand = deal.hands[s] + played
-                misfit += (estimate_tricks(hand, self.trump, self.cards) - bid) ** 2
-            misfit /= BID_SPREAD**2
-            if rng.random() < math.exp(-misfit / 2):
-                return deal
-            if misfit < best_misfit:
-                best, best_misfit = deal, misfit
-        return best
-
-
 def _distinct_plays(state: State, actions, gone) -> list:
     """The legal plays less those that do exactly what another does: of two
     ordinary cards of a suit in the hand with no card between them that
@@ -385,7 +332,7 @@ def _distinct_plays(state: State, actions, gone) -> list:
     return kept
 
 
-def _iterate(sim: DealSim, node: _Node, rng: random.Random, results) -> float:
+def _iterate(sim: BitDeal, node: _Node, rng: random.Random, results) -> float:
     """One ISMCTS iteration below ``node``, whose action ``sim`` has played:
     select down the tree by UCB among the actions legal in this deal, add
     one node, play out with the autopilot policy and back the result up.
@@ -468,7 +415,7 @@ class _Scorers:
             scorer = MonteCarloBot(premium=True, opponent_weight=OPPONENT_WEIGHT)
             self.scores = [scorer._scorer(state, s) for s in range(rules.players)]
 
-    def __call__(self, sim: DealSim) -> list[float]:
+    def __call__(self, sim: BitDeal) -> list[float]:
         tricks = sim.tricks
         if self.japanese:
             return [(tricks[0] - tricks[1]) / 18, (tricks[1] - tricks[0]) / 18]
@@ -533,10 +480,6 @@ class _Premiums:
                     alone += chance
                 values[s] -= (1.0 - keeps[s]) * alone * best[s]
         return values
-
-
-def _first_guess_trump(knowledge: Knowledge) -> str:
-    return choose_trump(knowledge.own)
 
 
 class _Clock:
