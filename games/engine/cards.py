@@ -28,6 +28,14 @@ DECK: tuple[str, ...] = (
 )
 
 _DECK_SET = frozenset(DECK)
+
+# Sets for the hottest tests, which look at every card a player holds: a set
+# lookup costs less than comparing the card's letters (or every card of a
+# hand with a joker code). Jokers belong to no suit here.
+JOKER_SET = frozenset(JOKERS)
+CARDS_OF_SUIT = {
+    suit: frozenset(card for card in DECK if card[1] == suit) for suit in SUITS
+}
 RANK_VALUE = {rank: value for value, rank in enumerate(RANKS)}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from operator import add, itemgetter
 
 from .actions import PlayCard
-from .cards import DECK, JOKERS, SUIT_NAMES, SUITS, is_card
+from .cards import DECK, JOKER_SET, JOKERS, SUIT_NAMES, SUITS, is_card
 from .errors import IllegalAction
 from .scoring import deal_score, japanese_points, places, pulka_premiums
 from .state import DEAL, OVER, DealResult, State, evolve, fields_of, from_fields
@@ -40,7 +40,7 @@ def card_actions(state: State) -> list[PlayCard]:
     available = available_cards(state, seat) if state.columns else state.hands[seat]
     playable = playable_cards(available, state.trick, state.trump)
     actions = list(map(_PLAIN_PLAYS[seat].__getitem__, playable))
-    if "X1" in available or "X2" in available:
+    if not JOKER_SET.isdisjoint(available):
         rules = state.rules
         leading = not state.trick
         for card in JOKERS:

@@ -11,7 +11,9 @@ from functools import cache
 
 from .actions import PlayCard as Play
 from .cards import (
+    CARDS_OF_SUIT,
     JOKER_NOMINAL,
+    JOKER_SET,
     NO_TRUMP,
     RANK_VALUE,
     SUITS,
@@ -74,30 +76,32 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     card of a suit for following, so a player whose only spade is a joker is
     void in spades.
     """
-    # A joker's code ("X1") never matches a suit letter in position 1, so the
-    # suit filters below leave jokers out by themselves.
+    # CARDS_OF_SUIT holds no joker, so the suit filters below leave jokers out
+    # by themselves.
     if not trick:
         return _not_jokers(available)
     lead = trick[0]
     # demanded_suit(lead), its common case inline: an ordinary card led.
     suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
-    of_suit = [card for card in available if card[1] == suit]
+    suit_cards = CARDS_OF_SUIT[suit]
+    of_suit = [card for card in available if card in suit_cards]
     if of_suit:
         if lead.mode == "take":
             return [max(of_suit, key=rank_of)]
         return of_suit
     if trump != NO_TRUMP:
-        trumps = [card for card in available if card[1] == trump]
+        trump_cards = CARDS_OF_SUIT[trump]
+        trumps = [card for card in available if card in trump_cards]
         if trumps:
             return trumps
     return _not_jokers(available)
 
 
 def _not_jokers(cards) -> list[str]:
-    # Most hands hold no joker: two membership tests cost less than a filter.
-    if "X1" in cards or "X2" in cards:
-        return [card for card in cards if card[0] != "X"]
-    return list(cards)
+    # Most hands hold no joker: one set test costs less than a filter.
+    if JOKER_SET.isdisjoint(cards):
+        return list(cards)
+    return [card for card in cards if card not in JOKER_SET]
 
 
 def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
