@@ -35,9 +35,10 @@ def available_cards(state: State, seat: int) -> tuple[str, ...]:
 
 def card_actions(state: State) -> list[PlayCard]:
     seat = state.turn
-    # Without columns (the 4-player game) the hand is all that is available:
-    # no call to ``available_cards`` then, as this runs before every card.
-    available = available_cards(state, seat) if state.columns else state.hands[seat]
+    # available_cards(state, seat), inline: this runs before every card.
+    available = state.hands[seat]
+    if state.columns and state.trick_winners:
+        available += tuple(map(_face_up, state.columns[seat]))
     playable = playable_cards(available, state.trick, state.trump)
     actions = list(map(_PLAIN_PLAYS[seat].__getitem__, playable))
     if not JOKER_SET.isdisjoint(available):

@@ -83,7 +83,8 @@ class Rules:
         return PROFILE_NAMES[self.profile]
 
     def cards_in_deal(self, deal_index: int) -> int:
-        return 18 if self.is_japanese else self.schedule[deal_index]
+        # Only Japanese Joker has no schedule: 18 cards each, every deal.
+        return self.schedule[deal_index] if self.schedule else 18
 
     def pulka_of(self, deal_index: int) -> int:
         """0-based pulka number of a deal (4-player)."""
