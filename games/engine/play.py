@@ -86,7 +86,7 @@ def play_card(state: State, action: PlayCard) -> State:
     fields["leader"] = winner
     fields["turn"] = winner
     state = from_fields(fields)
-    if len(trick_winners) == state.cards_each:
+    if len(trick_winners) == state.rules.cards_in_deal(state.deal_index):
         return finish_deal(state)
     return state
 

@@ -78,30 +78,26 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     """
     # CARDS_OF_SUIT holds no joker, so the suit filters below leave jokers out
     # by themselves.
-    if not trick:
-        return _not_jokers(available)
-    lead = trick[0]
-    # demanded_suit(lead), its common case inline: an ordinary card led.
-    suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
-    suit_cards = CARDS_OF_SUIT[suit]
-    of_suit = [card for card in available if card in suit_cards]
-    if of_suit:
-        if lead.mode == "take":
-            return [max(of_suit, key=rank_of)]
-        return of_suit
-    if trump != NO_TRUMP:
-        trump_cards = CARDS_OF_SUIT[trump]
-        trumps = [card for card in available if card in trump_cards]
-        if trumps:
-            return trumps
-    return _not_jokers(available)
-
-
-def _not_jokers(cards) -> list[str]:
+    if trick:
+        lead = trick[0]
+        # demanded_suit(lead), its common case inline: an ordinary card led.
+        suit = lead.card[1] if lead.mode is None else demanded_suit(lead)
+        suit_cards = CARDS_OF_SUIT[suit]
+        of_suit = [card for card in available if card in suit_cards]
+        if of_suit:
+            if lead.mode == "take":
+                return [max(of_suit, key=rank_of)]
+            return of_suit
+        if trump != NO_TRUMP:
+            trump_cards = CARDS_OF_SUIT[trump]
+            trumps = [card for card in available if card in trump_cards]
+            if trumps:
+                return trumps
+    # Leading, or void in the suit asked and in trumps: any ordinary card.
     # Most hands hold no joker: one set test costs less than a filter.
-    if JOKER_SET.isdisjoint(cards):
-        return list(cards)
-    return [card for card in cards if card not in JOKER_SET]
+    if JOKER_SET.isdisjoint(available):
+        return list(available)
+    return [card for card in available if card not in JOKER_SET]
 
 
 def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
