@@ -37,6 +37,8 @@ CARDS_OF_SUIT = {
     suit: frozenset(card for card in DECK if card[1] == suit) for suit in SUITS
 }
 RANK_VALUE = {rank: value for value, rank in enumerate(RANKS)}
+# rank_of(card) for every ordinary card, in one lookup: tricks compare ranks.
+CARD_RANK = {card: RANK_VALUE[card[0]] for card in DECK if card[0] != "X"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 

@@ -11,11 +11,11 @@ from functools import cache
 
 from .actions import PlayCard as Play
 from .cards import (
+    CARD_RANK,
     CARDS_OF_SUIT,
     JOKER_NOMINAL,
     JOKER_SET,
     NO_TRUMP,
-    RANK_VALUE,
     SUITS,
     is_joker,
     rank_of,
@@ -134,7 +134,7 @@ def trick_winner(trick: tuple[Play, ...], trump: str) -> int:
             return _joker_trick_winner(trick, trump)
         card = play.card
         if card[1] == best[1]:
-            if RANK_VALUE[card[0]] > RANK_VALUE[best[0]]:
+            if CARD_RANK[card] > CARD_RANK[best]:
                 best, winner = card, play.seat
         elif card[1] == trump:
             best, winner = card, play.seat
@@ -163,7 +163,7 @@ def _highest_of(trick: tuple[Play, ...], suit: str) -> Play | None:
         if play.mode is None:  # an ordinary card counts as itself
             if card[1] != suit:
                 continue
-            rank = RANK_VALUE[card[0]]
+            rank = CARD_RANK[card]
         else:
             value = effective(play)
             if value is None or value[0] != suit:
