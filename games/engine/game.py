@@ -46,19 +46,19 @@ def legal_actions(state: State) -> list[Action]:
 def apply(state: State, action: Action | Deal) -> State:
     """Return the state after ``action``; raise a typed ``EngineError`` if it
     is not allowed now. ``state`` itself never changes."""
+    listed_for, listed = _listed
+    if listed_for is state:
+        # One of the very objects ``legal_actions`` listed last for this very
+        # state is legal: the phase's move is all there is to do. (Looked for
+        # here, not in a helper function: this runs on every move.)
+        for legal in listed:
+            if legal is action:
+                return _PHASES[state.phase][3](state, action)
     phase = _PHASES.get(state.phase)
     # The common case first: the kind of action the phase is due, from the
     # seat on turn. Every check of ``_apply_checked`` before the phase's own
     # passes then, so the phase's check and move are all that is left to do.
     if phase is not None and type(action) is phase[0] and action.seat == state.turn:
-        listed_for, listed = _listed
-        if listed_for is state:
-            # One of the very objects ``legal_actions`` listed last for this
-            # very state needs no check (looked for here, not in a helper
-            # function: this runs on every move).
-            for legal in listed:
-                if legal is action:
-                    return phase[3](state, action)
         phase[2](state, action)
         return phase[3](state, action)
     return _apply_checked(state, action)
