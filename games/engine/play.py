@@ -19,6 +19,8 @@ from .tricks import (
 
 # Plays of ordinary cards are immutable values: make each one once.
 _PLAIN_PLAYS = [{card: PlayCard(seat, card) for card in DECK} for seat in range(4)]
+# Each seat's card -> play lookup, bound once rather than before every card.
+_PLAY_OF = [plays.__getitem__ for plays in _PLAIN_PLAYS]
 
 # A Japanese column is a (face_down, face_up) pair.
 _face_up = itemgetter(1)
@@ -39,11 +41,11 @@ def card_actions(state: State) -> list[PlayCard]:
     available = state.hands[seat]
     if state.columns and state.trick_winners:
         available += tuple(map(_face_up, state.columns[seat]))
-    playable = playable_cards(available, state.trick, state.trump)
-    actions = list(map(_PLAIN_PLAYS[seat].__getitem__, playable))
+    trick = state.trick
+    actions = list(map(_PLAY_OF[seat], playable_cards(available, trick, state.trump)))
     if not JOKER_SET.isdisjoint(available):
         rules = state.rules
-        leading = not state.trick
+        leading = not trick
         for card in JOKERS:
             if card in available:
                 actions += joker_choices(
