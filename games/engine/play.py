@@ -59,7 +59,8 @@ def play_card(state: State, action: PlayCard) -> State:
     seat = action.seat
     card = action.card
     fields = fields_of(state)
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     if card in hand:
         # The common case, and every play of the 4-player game: the card
         # leaves the hand and no column changes. Cards are unique, so removing
@@ -67,13 +68,14 @@ def play_card(state: State, action: PlayCard) -> State:
         # than slicing around it.
         rest = list(hand)
         rest.remove(card)
-        hands = list(state.hands)
+        hands = list(hands)
         hands[seat] = tuple(rest)
         fields["hands"] = tuple(hands)
     else:
         fields["hands"], fields["columns"] = _take_face_up(state, seat, card)
     trick = state.trick + (action,)
-    players = state.rules.players
+    rules = state.rules
+    players = rules.players
     if len(trick) < players:
         fields["trick"] = trick
         fields["turn"] = (seat + 1) % players
@@ -87,10 +89,10 @@ def play_card(state: State, action: PlayCard) -> State:
     fields["trick_winners"] = trick_winners
     fields["leader"] = winner
     fields["turn"] = winner
-    state = from_fields(fields)
-    if len(trick_winners) == state.rules.cards_in_deal(state.deal_index):
-        return finish_deal(state)
-    return state
+    after = from_fields(fields)
+    if len(trick_winners) == rules.cards_in_deal(state.deal_index):
+        return finish_deal(after)
+    return after
 
 
 def check_card(state: State, action: PlayCard) -> None:
