@@ -65,6 +65,9 @@ MARGIN = 0.0005
 MARGIN_SHARE = 0.05
 # UCB exploration constant, for results scaled to about [-1, 1].
 EXPLORATION = 0.5
+# Visits before a tree node tries a move other than the autopilot's (see
+# ``_widened``).
+WIDENING = 16
 # Share of the other seats' mean deal score a seat's result subtracts.
 OPPONENT_WEIGHT = 1 / 3
 # Bids tried either side of the estimated tricks.
@@ -334,27 +337,44 @@ def _distinct_plays(state: State, actions, gone) -> list:
 
 def _iterate(sim: BitDeal, node: _Node, rng: random.Random, results) -> float:
     """One ISMCTS iteration below ``node``, whose action ``sim`` has played:
-    select down the tree by UCB among the actions legal in this deal, add
+    select down the tree by UCB among the children legal in this deal, add
     one node, play out with the autopilot policy and back the result up.
-    Returns the result for the seat that played ``node``'s action."""
+    Returns the result for the seat that played ``node``'s action.
+
+    The tree widens progressively: a node's first child is the autopilot's
+    move (in each sampled deal, where it differs), and a node gets one
+    other move to try only as its visits grow (``_widened``). At a few
+    dozen deals per move the search is then about a flat Monte Carlo over
+    the autopilot's playouts, which is strong; a bigger budget opens up the
+    alternatives where they are visited most. (Trying every move of every
+    seat at once, as plain UCB does, spends a small budget on random play
+    below the root and was clearly weaker in bot_strength.py.)"""
     path = [node]
     while not sim.finished:
-        legal = sim.legal()
-        untried = [a for a in legal if a not in node.children]
-        if untried:
-            # The autopilot's move first, so that a new node starts from
-            # sensible play rather than a random card.
-            action = sim.autopilot_move()
-            if action in node.children:
+        children = node.children
+        action = sim.autopilot_move()
+        legal = None
+        if action not in children:
+            expand = True
+        elif len(children) < _widened(node.visits):
+            legal = sim.legal()
+            untried = [a for a in legal if a not in children]
+            expand = bool(untried)
+            if expand:
                 action = rng.choice(untried)
-            child = _Node(action, sim.turn)
-            node.children[action] = child
+        else:
+            expand = False
+        if expand:
+            child = children[action] = _Node(action, sim.turn)
             sim.play(action)
             path.append(child)
             break
-        for action in legal:
-            node.children[action].available += 1
-        node = _select(node, legal)
+        if legal is None:
+            legal = sim.legal()
+        tried = [a for a in legal if a in children]
+        for action in tried:
+            children[action].available += 1
+        node = _select(node, tried)
         sim.play(node.action)
         path.append(node)
     sim.play_out()
@@ -363,6 +383,12 @@ def _iterate(sim: BitDeal, node: _Node, rng: random.Random, results) -> float:
         node.visits += 1
         node.total += outcome[node.seat]
     return outcome[path[0].seat]
+
+
+def _widened(visits: int) -> int:
+    """How many children a node with this many visits may have: one more
+    at WIDENING, 4 x WIDENING, 9 x WIDENING visits, and so on."""
+    return 1 + math.isqrt(visits // WIDENING)
 
 
 class _Node:
