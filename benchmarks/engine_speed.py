@@ -62,6 +62,8 @@ OUR_GAMES = (
     ("ours: georgian-club classic (24 deals)", "georgian-club", {}),
     ("ours: japanese (target 21)", "japanese", {"target": 21}),
 )
+# Each of our games is held to TARGET_RATIO; its name in the verdict lines.
+VERDICT_NAMES = {"georgian-club": "classic", "japanese": "japanese"}
 
 
 @dataclass
@@ -291,12 +293,13 @@ def main(argv: list[str] | None = None) -> int:
             f"installed; {INSTALL_HINT}."
         )
         return 0
-    ratio = ours[0].rate / peer.rate
-    verdict = "meets" if ratio >= TARGET_RATIO else "is BELOW"
-    print(
-        f"ours classic / open_spiel oh_hell: {ratio:.2f}x "
-        f"({verdict} the {TARGET_RATIO:.2f}x target)"
-    )
+    for result, (_, profile, _) in zip(ours, OUR_GAMES, strict=True):
+        ratio = result.rate / peer.rate
+        verdict = "meets" if ratio >= TARGET_RATIO else "is BELOW"
+        print(
+            f"ours {VERDICT_NAMES[profile]} / open_spiel oh_hell: {ratio:.2f}x "
+            f"({verdict} the {TARGET_RATIO:.2f}x target)"
+        )
     print(
         "oh_hell parameters: "
         + ", ".join(f"{key}={value}" for key, value in OH_HELL_PARAMS.items())
