@@ -42,15 +42,21 @@ def card_actions(state: State) -> list[PlayCard]:
     if state.columns and state.trick_winners:
         available += tuple(map(_face_up, state.columns[seat]))
     trick = state.trick
-    actions = list(map(_PLAY_OF[seat], playable_cards(available, trick, state.trump)))
-    if not JOKER_SET.isdisjoint(available):
-        rules = state.rules
-        leading = not trick
-        for card in JOKERS:
-            if card in available:
-                actions += joker_choices(
-                    seat, card, leading, rules.lead_modes, rules.answer_modes
-                )
+    play_of = _PLAY_OF[seat]
+    if JOKER_SET.isdisjoint(available):
+        # Most hands hold no joker. A lead may then be any available card,
+        # which playable_cards would answer after a second look for jokers.
+        if not trick:
+            return list(map(play_of, available))
+        return list(map(play_of, playable_cards(available, trick, state.trump)))
+    actions = list(map(play_of, playable_cards(available, trick, state.trump)))
+    rules = state.rules
+    leading = not trick
+    for card in JOKERS:
+        if card in available:
+            actions += joker_choices(
+                seat, card, leading, rules.lead_modes, rules.answer_modes
+            )
     return actions
 
 
