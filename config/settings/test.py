@@ -29,6 +29,10 @@ REST_FRAMEWORK = {
 PULKA_SOCKET_RATE = 500
 PULKA_SOCKET_BURST = 200
 
+# Practice bots think for a fiftieth of a second a move (the easy one less,
+# the strong one more), so that the games they fill move at test speed.
+PULKA_PRACTICE_BOT_SECONDS = 0.02
+
 # A test run must not touch the keys, channels and queues of a server running
 # on the same Redis (a `make run` of this checkout, say).
 CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": "pulka-test"}}

@@ -465,7 +465,7 @@ class Hall:
             state,
             deal_actions,
             bot,
-            settings.PULKA_PRACTICE_BOT_SAMPLES,
+            settings.PULKA_PRACTICE_BOT_SECONDS,
         )
 
     def schedule_grace(self, game_id: int, seat: int, token: str) -> None:

@@ -3,11 +3,12 @@
 Runs in a separate process (``hall.bot_pool``), so it takes only values
 that pickle and imports nothing of Django.
 
-A practice bot plays at one of three levels. Each level is a budget: how
-many deals the bot samples for a decision (a share of the normal level's,
-which the setting ``PULKA_PRACTICE_BOT_SAMPLES`` gives) and the most time it
-may think about one move. The easy bot guesses from a handful of deals and
-so misjudges often; the strong one weighs many and is given the time.
+A practice bot is the engine's ``IsmctsBot`` at one of three levels. Each
+level is a thinking budget per move, a share of the normal level's, which
+the setting ``PULKA_PRACTICE_BOT_SECONDS`` gives: the easy bot weighs a
+handful of deals and so misjudges often; the strong one weighs many. The
+budget is wall time, so a bot never keeps a player waiting past it, even
+when the pool is busy (it then thinks less).
 """
 
 from __future__ import annotations
@@ -19,20 +20,14 @@ import threading
 import time
 from dataclasses import dataclass
 
-from games.engine.bots import MonteCarloBot
+from games.engine.bots import IsmctsBot
+from games.engine.bots.ismcts import LEVELS as BUDGETS
 
-
-@dataclass(frozen=True)
-class Level:
-    share: float  # of the normal level's sampled deals
-    seconds: float  # the most thinking for one move
-
-
-# By the seat's bot kind (games.models.Seat.Bot).
+# By the seat's bot kind (games.models.Seat.Bot): the share of the normal
+# level's thinking budget, in the engine's proportions.
 LEVELS = {
-    "easy": Level(share=0.25, seconds=0.3),
-    "practice": Level(share=1, seconds=1.0),
-    "strong": Level(share=4, seconds=2.5),
+    kind: BUDGETS[level] / BUDGETS["normal"]
+    for kind, level in (("easy", "easy"), ("practice", "normal"), ("strong", "strong"))
 }
 
 
@@ -47,17 +42,12 @@ def thinks(bot: str) -> bool:
     return bot in LEVELS
 
 
-def practice_move(state, deal_actions: list, bot: str, samples: int) -> Thought:
+def practice_move(state, deal_actions: list, bot: str, seconds: float) -> Thought:
     """The move of a practice bot of kind ``bot`` for the seat to move in
-    ``state``, told the public actions of the deal so far; ``samples`` is
-    the normal level's number of sampled deals."""
-    level = LEVELS[bot]
+    ``state``, told the public actions of the deal so far; ``seconds`` is
+    the normal level's thinking budget per move."""
     began = time.monotonic()
-    player = MonteCarloBot(
-        samples=max(1, round(samples * level.share)),
-        rng=random.Random(),
-        seconds=level.seconds,
-    )
+    player = IsmctsBot(budget=seconds * LEVELS[bot], rng=random.Random())
     action = player.choose(state, deal_actions)
     return Thought(action, round((time.monotonic() - began) * 1000))
 

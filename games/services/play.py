@@ -136,7 +136,7 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
                 live.state,
                 list(live.deal_actions),
                 seat.bot,
-                settings.PULKA_PRACTICE_BOT_SAMPLES,
+                settings.PULKA_PRACTICE_BOT_SECONDS,
             )
         return live.decide_automatic(now, thought)
 

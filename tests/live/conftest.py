@@ -24,7 +24,6 @@ from tests.processes import Process, database_url, free_port, wait_for_http
 from .support import (
     BOT_MOVE_SECONDS,
     DISCONNECT_GRACE_SECONDS,
-    PRACTICE_BOT_SAMPLES,
     SOCKET_SILENCE_SECONDS,
     SWEEP_EVERY_SECONDS,
     SWEEP_MARGIN_SECONDS,
@@ -45,7 +44,6 @@ def short_timers(settings):
     settings.PULKA_BOT_MOVE_SECONDS = BOT_MOVE_SECONDS
     settings.PULKA_DISCONNECT_GRACE_SECONDS = DISCONNECT_GRACE_SECONDS
     settings.PULKA_SWEEP_MARGIN_SECONDS = SWEEP_MARGIN_SECONDS
-    settings.PULKA_PRACTICE_BOT_SAMPLES = PRACTICE_BOT_SAMPLES
 
 
 @pytest.fixture(scope="session")
@@ -65,7 +63,6 @@ def live_env(django_db_setup) -> dict:
         "PULKA_SOCKET_SILENCE_SECONDS": str(SOCKET_SILENCE_SECONDS),
         "PULKA_SWEEP_EVERY_SECONDS": str(SWEEP_EVERY_SECONDS),
         "PULKA_SWEEP_MARGIN_SECONDS": str(SWEEP_MARGIN_SECONDS),
-        "PULKA_PRACTICE_BOT_SAMPLES": str(PRACTICE_BOT_SAMPLES),
         "PULKA_TOURNAMENT_TICK_SECONDS": str(TOURNAMENT_TICK_SECONDS),
         "PYTHONUNBUFFERED": "1",
     }
