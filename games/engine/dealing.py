@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 from .actions import Deal
 from .cards import DECK, NO_TRUMP, is_card, is_joker, suit_of
 from .errors import BadDeal
@@ -32,7 +34,7 @@ def apply_deal(state: State, deal: Deal) -> State:
         # tuple() gives back a tuple as it is: hands dealt as tuples (as
         # ``deal_cards`` deals them) are not copied.
         hands=tuple(map(tuple, deal.hands)),
-        columns=tuple(tuple(map(tuple, cols)) for cols in deal.columns),
+        columns=tuple([tuple(map(tuple, cols)) for cols in deal.columns]),
         turned=deal.turned,
         trump=trump,
         bids=() if japanese else (None,) * players,
@@ -70,7 +72,7 @@ def _check_four_player_deal(state: State, deal: Deal) -> None:
             raise BadDeal(f"seat {seat} has {len(hand)} cards, not {n}")
     if deal.columns:
         raise BadDeal("a 4-player deal has no columns")
-    dealt = [card for hand in deal.hands for card in hand]
+    dealt = [*chain.from_iterable(deal.hands)]
     _check_cards(dealt)
     turned = deal.turned
     if state.rules.trump_is_named(state.deal_index):
@@ -103,6 +105,6 @@ def _check_japanese_deal(deal: Deal) -> None:
         for column in columns:
             if len(column) != 2:
                 raise BadDeal("a column is a face-down card and a face-up card")
-    dealt = [card for hand in deal.hands for card in hand]
-    dealt += [card for cols in deal.columns for column in cols for card in column]
+    dealt = [*chain.from_iterable(deal.hands)]
+    dealt += chain.from_iterable(chain.from_iterable(deal.columns))
     _check_cards(dealt)

@@ -37,13 +37,13 @@ def deal_from_deck(state: State, deck: list[str]) -> Deal:
         # Three cards each, then five more into each hand, then the columns.
         hands = (tuple(deck[0:3] + deck[6:11]), tuple(deck[3:6] + deck[11:16]))
         rest = deck[16:]
-        columns = tuple(
-            tuple((rest[i], rest[i + 1]) for i in range(start, start + 10, 2))
-            for start in (0, 10)
+        columns = (
+            tuple([(rest[i], rest[i + 1]) for i in range(0, 10, 2)]),
+            tuple([(rest[i], rest[i + 1]) for i in range(10, 20, 2)]),
         )
         return Deal(hands, None, columns)
     n = state.cards_each
-    hands = tuple(tuple(deck[seat * n : (seat + 1) * n]) for seat in range(4))
+    hands = tuple([tuple(deck[seat * n : (seat + 1) * n]) for seat in range(4)])
     if rules.trump_is_named(state.deal_index):
         return Deal(hands)
     if n == 9:
