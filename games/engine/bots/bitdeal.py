@@ -382,8 +382,9 @@ class BitDeal:
 
     def play_out(self) -> None:
         """Finish the deal with the autopilot policy for every seat."""
+        move, play = self.autopilot_move, self.play
         while self.done < self.total:
-            self.play(self.autopilot_move())
+            play(move())
 
 
 def _joker_code(joker: int, mode: int, suit: int) -> int:

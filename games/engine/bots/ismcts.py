@@ -439,6 +439,7 @@ class _Scorers:
         if self.japanese:
             return
         self.scale = 100.0 * state.cards_each + 50.0
+        self.known: dict[tuple, list[float]] = {}
         if rules.scoring == "online" and not rules.pairs:
             self.premiums = _Premiums(state)
         else:
@@ -449,7 +450,16 @@ class _Scorers:
         tricks = sim.tricks
         if self.japanese:
             return [(tricks[0] - tricks[1]) / 18, (tricks[1] - tricks[0]) / 18]
-        bids, scale = sim.bids, self.scale
+        # Playouts end in a few ways only (the bids are mostly fixed and the
+        # tricks spread little), so each is scored once.
+        key = (*sim.bids, *tricks)
+        values = self.known.get(key)
+        if values is None:
+            values = self.known[key] = self._score(sim.bids, tricks)
+        return values
+
+    def _score(self, bids, tricks) -> list[float]:
+        scale = self.scale
         if self.premiums is not None:
             values = self.premiums(bids, tricks)
             share = OPPONENT_WEIGHT / (len(values) - 1)
