@@ -373,12 +373,16 @@ def _iterate(sim: BitDeal, node: _Node, rng: random.Random, results) -> float:
             sim.play(action)
             path.append(child)
             break
-        if legal is None:
-            legal = sim.legal()
-        tried = [a for a in legal if a in children]
-        for action in tried:
-            children[action].available += 1
-        node = _select(node, tried)
+        if len(children) == 1:
+            node = children[action]  # the autopilot's move, the only child
+            node.available += 1
+        else:
+            if legal is None:
+                legal = sim.legal()
+            tried = [a for a in legal if a in children]
+            for action in tried:
+                children[action].available += 1
+            node = _select(node, tried)
         sim.play(node.action)
         path.append(node)
     sim.play_out()
