@@ -77,8 +77,8 @@ class DealSampler:
                 )
                 by_fit.setdefault(len(ok), []).append((bit, ok))
             self.groups = [by_fit[n] for n in sorted(by_fit)]
-        hidden = [[] for _ in range(state.players)]
-        self.template = BitDeal.from_parts(state, hidden, [])
+        # Everything but the cards, which each sample deals.
+        self.template = BitDeal.from_parts(state, self.hands, [])
         self.bidders = self._bidders(state, plays)
 
     def _bidders(self, state: State, plays) -> list:
