@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import cache
 
 from ..cards import NO_TRUMP, SUITS, rank_of
 from ..state import BID, State
@@ -99,23 +100,30 @@ class DealSampler:
     def sample(self, rng: random.Random) -> BitDeal:
         """One deal; with bids made, one whose bids fit (see module)."""
         if not self.bidders:
-            return self._sample(rng)
+            return self._build(*self._cards(rng))
         trump = self.template.trump
         best, best_misfit = None, math.inf
+        # The fit is judged on the hands alone: only the deal kept is built.
         for _ in range(INFER_TRIES):
-            deal = self._sample(rng)
+            cards = self._cards(rng)
+            hands = cards[0]
             misfit = 0.0
             for s, bid, played in self.bidders:
-                hand = deal.hands[s] | played
+                hand = hands[s] | played
                 misfit += (estimate_tricks(hand, trump, self.cards) - bid) ** 2
             misfit /= BID_SPREAD**2
             if rng.random() < math.exp(-misfit / 2):
-                return deal
+                return self._build(*cards)
             if misfit < best_misfit:
-                best, best_misfit = deal, misfit
-        return best
+                best, best_misfit = cards, misfit
+        return self._build(*best)
 
     def _sample(self, rng: random.Random) -> BitDeal:
+        """One deal, the bids not considered."""
+        return self._build(*self._cards(rng))
+
+    def _cards(self, rng: random.Random) -> tuple[list[int], list[list]]:
+        """The hands (masks) and columns ((down, up) bits) of one deal."""
         places = self._deal(rng)
         hands = self.hands.copy()
         columns = [[] for _ in self.ups]
@@ -126,6 +134,9 @@ class DealSampler:
                 columns[s] = [(bits[i], bits[i + 1]) for i in range(0, len(bits), 2)]
             else:
                 columns[s] = list(zip(bits, self.ups[s], strict=True))
+        return hands, columns
+
+    def _build(self, hands: list[int], columns: list[list]) -> BitDeal:
         deal = self.template.copy()
         deal.hands = hands
         deal.columns = columns
@@ -138,27 +149,26 @@ class DealSampler:
                 places = self._deal_limited(rng)
                 if places is not None:
                     return places
-        pool = self.pool.copy()
-        rng.shuffle(pool)
-        places, start = [], 0
-        for _, _, size in self.slots:
-            places.append(pool[start : start + size])
-            start += size
-        return places
+        return _cut(_shuffled(self.pool, rng), [size for _, _, size in self.slots])
 
     def _deal_limited(self, rng: random.Random) -> list[list[int]] | None:
         """The pool dealt under the known voids, the most constrained cards
         first, each into a place that may hold it, chosen with a chance in
-        proportion to its room; None when it gets stuck."""
+        proportion to its room; None when it gets stuck. The cards that any
+        place may hold come last and are simply shuffled into the room
+        left, which is the same chance for each arrangement."""
         room = [size for _, _, size in self.slots]
         room.append(self.spare)
         spare = len(room) - 1
         places = [[] for _ in room]
         random_ = rng.random
         for group in self.groups:
-            group = group.copy()
-            rng.shuffle(group)
-            for bit, ok in group:
+            if len(group[0][1]) == spare:  # fits every place
+                free = _cut(_shuffled([bit for bit, _ in group], rng), room)
+                for place, cards in zip(places, free, strict=True):
+                    place += cards
+                return places[:-1]
+            for bit, ok in _shuffled(group, rng):
                 total = room[spare]
                 for i in ok:
                     total += room[i]
@@ -205,16 +215,34 @@ class DealSampler:
         return bids
 
 
+def _shuffled(items: list, rng: random.Random) -> list:
+    """The items in random order: sorted by a random key each, which is a
+    uniform shuffle and several times faster than ``rng.shuffle``."""
+    random_ = rng.random
+    return sorted(items, key=lambda _: random_())
+
+
+def _cut(cards: list, sizes) -> list[list]:
+    """Consecutive runs of ``cards`` of these sizes."""
+    places, start = [], 0
+    for size in sizes:
+        places.append(cards[start : start + size])
+        start += size
+    return places
+
+
 def trump_index(trump: str) -> int:
     return -1 if trump == NO_TRUMP else SUITS.index(trump)
 
 
-def _values(trump: int, cards: int) -> tuple[float, ...]:
-    """Each card's share of ``autopilot.estimate_tricks`` in a hand, but for
-    kings (which count only with another card of their suit)."""
+@cache
+def _values(trump: int, cards: int) -> tuple[tuple[float, ...], ...]:
+    """The cards' shares of ``autopilot.estimate_tricks`` in a hand, but for
+    kings (which count only with another card of their suit), summed for
+    each value of each byte of a hand mask: five lookups add up a hand."""
     unseen = 36 - cards
     out_of_play = max(0.0, 1.0 - 3 * cards / unseen) if unseen else 0.0
-    values = [0.0] * 38
+    values = [0.0] * 40
     for bit in range(36):
         rank, suit = bit // 4, bit % 4
         if suit == trump:
@@ -222,31 +250,46 @@ def _values(trump: int, cards: int) -> tuple[float, ...]:
         elif rank == ACE:
             values[bit] = SIDE_ACE_NO_TRUMP if trump < 0 else SIDE_ACE
     values[X1] = values[X2] = 1.0
-    return tuple(values)
+    tables = []
+    for byte in range(5):
+        table = [0.0] * 256
+        for pattern in range(1, 256):
+            low = pattern & -pattern  # the pattern is its lowest card and the rest
+            table[pattern] = (
+                table[pattern ^ low] + values[8 * byte + low.bit_length() - 1]
+            )
+        tables.append(tuple(table))
+    return tuple(tables)
 
 
-# Per trump (-1 for none, then the suits) and number of cards each.
-_VALUES = {(t, n): _values(t, n) for t in range(-1, 4) for n in range(1, 10)}
-_KINGS = tuple(1 << (KING * 4 + suit) for suit in range(4))
+_KINGS = sum(1 << (KING * 4 + suit) for suit in range(4))
 assert rank_of("AS") == ACE
 
 
 def estimate_tricks(hand: int, trump: int, cards: int) -> float:
     """``autopilot.estimate_tricks`` of a hand mask (``trump`` by index)."""
-    values = _VALUES[trump, cards]
-    estimate = 0.0
-    mask = hand
-    while mask:
-        low = mask & -mask
-        estimate += values[low.bit_length() - 1]
-        mask ^= low
-    side_king = SIDE_KING_NO_TRUMP if trump < 0 else SIDE_KING
-    for suit in range(4):
-        if suit != trump and hand & _KINGS[suit]:
-            if (hand & SUIT_MASK[suit]).bit_count() >= 2:
-                estimate += side_king
+    b0, b1, b2, b3, b4 = _values(trump, cards)
+    estimate = (
+        b0[hand & 255]
+        + b1[hand >> 8 & 255]
+        + b2[hand >> 16 & 255]
+        + b3[hand >> 24 & 255]
+        + b4[hand >> 32 & 255]
+    )
     if trump >= 0:
-        estimate += LONG_TRUMP * max(0, (hand & SUIT_MASK[trump]).bit_count() - 3)
+        trumps = (hand & SUIT_MASK[trump]).bit_count()
+        if trumps > 3:
+            estimate += LONG_TRUMP * (trumps - 3)
+        kings = hand & _KINGS & ~SUIT_MASK[trump]
+        side_king = SIDE_KING
+    else:
+        kings = hand & _KINGS
+        side_king = SIDE_KING_NO_TRUMP
+    while kings:
+        king = kings & -kings
+        kings ^= king
+        if (hand & SUIT_MASK[(king.bit_length() - 1) % 4]).bit_count() >= 2:
+            estimate += side_king
     return min(estimate, float(cards))
 
 
