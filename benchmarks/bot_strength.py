@@ -9,8 +9,8 @@ Match-ups (``--only`` picks some by name):
 
 * ``classic-vs-mc``: ``georgian-club`` classic (24 deals), the ISMCTS bot in
   one seat against three of today's ``MonteCarloBot`` (``--samples`` deals
-  per decision, 12 by default as on the live site); the bot's seat and the
-  first dealer rotate. ``--games`` games. Reported: the bot's share of first
+  per decision, 12 by default, as the live seats had it); the bot's seat and
+  the first dealer rotate. ``--games`` games. Reported: the bot's share of first
   places (fair: 25%) and its mean final total less the others' mean.
 * ``japanese-vs-mc``: Japanese Joker (target 21), one match per game, seats
   and the first declarer alternating: the bot's share of matches won (fair:
