@@ -466,6 +466,7 @@ class Hall:
             deal_actions,
             bot,
             settings.PULKA_PRACTICE_BOT_SECONDS,
+            time.time(),  # the wait for a free bot process counts too
         )
 
     def schedule_grace(self, game_id: int, seat: int, token: str) -> None:

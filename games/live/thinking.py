@@ -7,8 +7,9 @@ A practice bot is the engine's ``IsmctsBot`` at one of three levels. Each
 level is a thinking budget per move, a share of the normal level's, which
 the setting ``PULKA_PRACTICE_BOT_SECONDS`` gives: the easy bot weighs a
 handful of deals and so misjudges often; the strong one weighs many. The
-budget is wall time, so a bot never keeps a player waiting past it, even
-when the pool is busy (it then thinks less).
+budget is wall time, counted from when the move is asked for, so a bot
+never keeps a player waiting past it, even when the pool is busy (it then
+thinks less).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ LEVELS = {
 }
 
 
+# The least a bot is given: enough to answer with its first guess.
+MINIMUM_BUDGET = 0.001
+
+
 @dataclass(frozen=True)
 class Thought:
     action: object
@@ -42,12 +47,22 @@ def thinks(bot: str) -> bool:
     return bot in LEVELS
 
 
-def practice_move(state, deal_actions: list, bot: str, seconds: float) -> Thought:
+def practice_move(
+    state, deal_actions: list, bot: str, seconds: float, asked_at: float | None = None
+) -> Thought:
     """The move of a practice bot of kind ``bot`` for the seat to move in
     ``state``, told the public actions of the deal so far; ``seconds`` is
-    the normal level's thinking budget per move."""
+    the normal level's thinking budget per move.
+
+    ``asked_at`` (``time.time()`` when the move was asked for) counts the
+    wait for a free process against the budget, so a busy pool makes the
+    bot think less, never the player wait longer; a bot out of time makes
+    its first guess at once."""
     began = time.monotonic()
-    player = IsmctsBot(budget=seconds * LEVELS[bot], rng=random.Random())
+    budget = seconds * LEVELS[bot]
+    if asked_at is not None:
+        budget -= max(0.0, time.time() - asked_at)
+    player = IsmctsBot(budget=max(budget, MINIMUM_BUDGET), rng=random.Random())
     action = player.choose(state, deal_actions)
     return Thought(action, round((time.monotonic() - began) * 1000))
 

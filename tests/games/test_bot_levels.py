@@ -4,6 +4,7 @@ bot's own time limit."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -76,3 +77,27 @@ def test_each_level_plays_a_legal_move_and_says_how_long_it_thought(profile, lev
     thought = thinking.practice_move(state, None, level, seconds=0.05)
     assert thought.action in legal_actions(state)
     assert thought.milliseconds >= 0
+
+
+def test_the_wait_for_a_bot_process_counts_against_its_budget(monkeypatch):
+    """A move asked for a while ago gets what is left of the budget; one
+    asked for longer ago than the budget gets the least there is."""
+    budgets = []
+
+    class Recorded(thinking.IsmctsBot):
+        def choose(self, state, deal_actions=None):
+            budgets.append(self.budget)
+            return legal_actions(state)[0]
+
+    monkeypatch.setattr(thinking, "IsmctsBot", Recorded)
+    state = a_state_in_play("georgian-club")
+    thinking.practice_move(state, None, "practice", 30.0, time.time() - 10)
+    assert 19 < budgets[-1] <= 20
+    thinking.practice_move(state, None, "strong", 0.25, time.time() - 60)
+    assert budgets[-1] == thinking.MINIMUM_BUDGET
+
+
+def test_a_bot_out_of_time_still_plays_a_legal_move():
+    state = a_state_in_play("japanese")
+    thought = thinking.practice_move(state, None, "strong", 0.25, time.time() - 60)
+    assert thought.action in legal_actions(state)
