@@ -14,12 +14,18 @@ from games.engine.actions import PlayCard
 from games.engine.bots import autopilot_action
 from games.engine.bots.autopilot import choose_bid as card_choose_bid
 from games.engine.bots.autopilot import estimate_tricks as card_estimate
-from games.engine.bots.bitdeal import BitDeal, card_of, mask_of, play_code, play_of
+from games.engine.bots.bitdeal import (
+    BitDeal,
+    card_of,
+    mask_of,
+    play_code,
+    play_of,
+    trump_index,
+)
 from games.engine.bots.bitsample import (
     DealSampler,
     choose_bid,
     estimate_tricks,
-    trump_index,
 )
 from games.engine.bots.rollout import DealSim
 from games.engine.cards import DECK, TRUMP_CHOICES

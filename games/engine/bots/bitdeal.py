@@ -52,6 +52,11 @@ def bit_of(card: str) -> int:
     return RANKS.index(card[0]) * 4 + SUITS.index(card[1])
 
 
+def trump_index(trump: str) -> int:
+    """A trump as a suit index, -1 for none."""
+    return -1 if trump == NO_TRUMP else SUITS.index(trump)
+
+
 def card_of(bit: int) -> str:
     if bit >= X1:
         return JOKER_NAMES[bit]
@@ -188,7 +193,7 @@ class BitDeal:
         """Set trump (a suit letter, ``none`` or a suit index, -1 for none);
         None leaves the deal without one until a playout names it."""
         if isinstance(trump, str):
-            trump = -1 if trump == NO_TRUMP else SUITS.index(trump)
+            trump = trump_index(trump)
         self.trump = -1 if trump is None else trump
         self.trumps = SUIT_MASK[trump] if self.trump >= 0 else 0
 

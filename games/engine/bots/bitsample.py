@@ -4,7 +4,7 @@
 pool of unseen cards, the hidden places to fill and their sizes, the voids
 and ``take``-joker limits the deal has shown. ``DealSampler`` deals that
 pool on bit masks, which is several times faster than building a ``State``
-per sample, and prefers (``bids_fit``) the deals in which the bids already
+per sample, and prefers (``sample``) the deals in which the bids already
 made fit their bidders' hands. It also bids for the other seats in a
 playout that starts before the bidding is over, as the autopilot would.
 
@@ -18,7 +18,7 @@ import math
 import random
 from functools import cache
 
-from ..cards import NO_TRUMP, SUITS, rank_of
+from ..cards import rank_of
 from ..state import BID, State
 from .autopilot import (
     ACE,
@@ -53,7 +53,8 @@ class DealSampler:
         self.cards = state.cards_each
         plays = _earlier_plays(state, deal_actions)
         self.gone = frozenset(play.card for play in plays or ())
-        self.slots = [(kind, s, size) for kind, s, size in knowledge.slots]
+        self.slots = knowledge.slots
+        self.sizes = [size for _, _, size in self.slots]
         self.spare = knowledge.spare
         pool = [bit_of(card) for card in knowledge.pool]
         self.pool = pool
@@ -100,7 +101,7 @@ class DealSampler:
     def sample(self, rng: random.Random) -> BitDeal:
         """One deal; with bids made, one whose bids fit (see module)."""
         if not self.bidders:
-            return self._build(*self._cards(rng))
+            return self._sample(rng)
         trump = self.template.trump
         best, best_misfit = None, math.inf
         # The fit is judged on the hands alone: only the deal kept is built.
@@ -149,7 +150,7 @@ class DealSampler:
                 places = self._deal_limited(rng)
                 if places is not None:
                     return places
-        return _cut(_shuffled(self.pool, rng), [size for _, _, size in self.slots])
+        return _cut(_shuffled(self.pool, rng), self.sizes)
 
     def _deal_limited(self, rng: random.Random) -> list[list[int]] | None:
         """The pool dealt under the known voids, the most constrained cards
@@ -157,8 +158,7 @@ class DealSampler:
         proportion to its room; None when it gets stuck. The cards that any
         place may hold come last and are simply shuffled into the room
         left, which is the same chance for each arrangement."""
-        room = [size for _, _, size in self.slots]
-        room.append(self.spare)
+        room = [*self.sizes, self.spare]
         spare = len(room) - 1
         places = [[] for _ in room]
         random_ = rng.random
@@ -187,14 +187,15 @@ class DealSampler:
 
     # -- the other seats' bids in a playout --------------------------------
 
-    def all_bids(self, deal: BitDeal, trump: int) -> list:
-        """Every seat's autopilot bid under ``trump``, from the first bidder."""
+    def all_bids(self, deal: BitDeal) -> list:
+        """Every seat's autopilot bid under the deal's trump, from the first
+        bidder."""
         state = self.state
         bids = [None] * self.players
         first = (state.dealer + 1) % self.players
         n = self.cards
-        bids[first] = choose_bid(deal.hands[first], trump, n, range(n + 1))
-        return self._finish_bidding(deal.hands, bids, first, trump)
+        bids[first] = choose_bid(deal.hands[first], deal.trump, n, range(n + 1))
+        return self._finish_bidding(deal.hands, bids, first, deal.trump)
 
     def bids_after(self, deal: BitDeal, seat: int, bid: int) -> list:
         """The bids once ``seat`` bids ``bid`` and the later seats bid as the
@@ -229,10 +230,6 @@ def _cut(cards: list, sizes) -> list[list]:
         places.append(cards[start : start + size])
         start += size
     return places
-
-
-def trump_index(trump: str) -> int:
-    return -1 if trump == NO_TRUMP else SUITS.index(trump)
 
 
 @cache

@@ -56,7 +56,7 @@ from ..scoring import deal_score
 from ..state import BID, PLAY, TRUMP, State
 from .autopilot import autopilot_action, choose_bid, choose_trump
 from .bitdeal import BitDeal, play_code, play_of
-from .bitsample import DealSampler, trump_index
+from .bitsample import DealSampler
 from .montecarlo import EXACT_CHANCE, MonteCarloBot
 
 # Thinking budget per move, in seconds.
@@ -151,7 +151,7 @@ class IsmctsBot:
             sim = deal.copy()
             sim.name_trump(trump)
             if not japanese:
-                sim.bids = knowledge.all_bids(sim, trump_index(trump))
+                sim.bids = knowledge.all_bids(sim)
             sim.play_out()
             return results(sim)[seat]
 
