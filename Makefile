@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-js install lint lint-js format check migrate services clean
+.PHONY: help run test test-js system-packages install lint lint-js format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
@@ -37,8 +37,13 @@ run: $(STAMP)
 	$(BIN)/python scripts/run_platform.py
 
 # The browser code's unit tests first (a second), then the suite.
-test: $(STAMP) test-js
+test: $(STAMP) system-packages test-js
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# Chromium (browser tests) and Caddy (the proxy's routing test), from
+# Debian's packages if missing.
+system-packages:
+	@scripts/system_packages.sh
 
 # Node's own test runner over the pure modules of static/js: no packages.
 test-js:

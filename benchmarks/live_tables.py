@@ -382,6 +382,8 @@ async def play_seat(
 
     rng = random.Random(seed)
     pinger = asyncio.get_running_loop().create_task(keep_alive(ws))
+    # What a player needs to move: the version, the status and its legal
+    # choices, from a sync's view or an update's position.
     snapshot = None
     pending: tuple[str, float] | None = None
     acted_on = None
@@ -390,14 +392,13 @@ async def play_seat(
         while snapshot is None:
             message = json.loads(await ws.recv())
             if message["type"] == "sync":
-                snapshot = message
+                snapshot = {**message, "position": message["view"]}
         await start.wait()
         while not table.done:
-            view = snapshot["view"]
+            view = snapshot["position"]
             if (
                 pending is None
                 and snapshot["status"] == "playing"
-                and view["turn"] == snapshot["you"]
                 and view.get("legal")
                 and acted_on != snapshot["version"]
             ):
@@ -420,11 +421,15 @@ async def play_seat(
                 await ws.send(frame)
             message = json.loads(await ws.recv())
             kind = message["type"]
-            if kind in ("sync", "update"):
-                if message["version"] >= snapshot["version"]:
-                    snapshot = message
-                if snapshot["status"] != "playing":
-                    await table.finish()
+            if kind == "sync":
+                snapshot = {**message, "position": message["view"]}
+            elif kind == "update" and message["version"] > snapshot["version"]:
+                if message["events"][0]["version"] != snapshot["version"] + 1:
+                    stats.error("version gap")  # the protocol's answer: a sync
+                    await ws.send(json.dumps({"type": "sync"}))
+                snapshot = message
+            if snapshot["status"] != "playing":
+                await table.finish()
             elif kind == "ack" and pending and message["id"] == pending[0]:
                 stats.round_trips.append(time.perf_counter() - pending[1])
                 pending = None

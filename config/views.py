@@ -73,8 +73,19 @@ def health(request: HttpRequest) -> JsonResponse:
         "channel_layer": {
             "backend": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
         },
+        "live": live_games(),
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def live_games() -> dict:
+    """This process's share of the live games: its node name, the games it
+    owns, and the messages it sent through the channel layer to reach an
+    owner or a socket in another process (none while every game's sockets
+    reach their owner)."""
+    from games.live.hall import HOPS, owned_games
+
+    return {"node": settings.PULKA_LIVE_NODE, "owned": owned_games(), **HOPS}
 
 
 @csrf_exempt  # a refusal whatever was sent, the same for every method

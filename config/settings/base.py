@@ -268,6 +268,11 @@ PULKA_DISCONNECT_GRACE_SECONDS = env.float("PULKA_DISCONNECT_GRACE_SECONDS", def
 PULKA_MOVE_LAG_SECONDS = env.float("PULKA_MOVE_LAG_SECONDS", default=0.25)
 # A live socket not heard from for this long is gone (clients ping every 5 s).
 PULKA_SOCKET_SILENCE_SECONDS = env.float("PULKA_SOCKET_SILENCE_SECONDS", default=15)
+# The web processes as the proxy names them ("web1:8000,web2:8000"), and
+# this one's own: a game is owned where the proxy sends its sockets
+# (games.live.routing). Empty: one process, where every game is at home.
+PULKA_LIVE_NODES = env.list("PULKA_LIVE_NODES", default=[])
+PULKA_LIVE_NODE = env.str("PULKA_LIVE_NODE", default="")
 # Processes the practice bots think in, per server process.
 PULKA_BOT_PROCESSES = env.int("PULKA_BOT_PROCESSES", default=1)
 # The sweep hands a game over when it is this many seconds overdue or unowned.

@@ -78,3 +78,34 @@ def _own_hand(state: State, seat: int | None) -> list[str]:
 def _columns(state: State) -> list[list[dict]]:
     """Every column shows its face-up card; the face-down card stays hidden."""
     return [[{"up": up, "down": "hidden"} for _, up in own] for own in state.columns]
+
+
+def position(state: State, seat: int | None = None) -> dict:
+    """What ``seat`` is told after a step besides the step's public events.
+
+    A client keeps its view by applying the events (``follow``) and then
+    taking these fields: whose turn it is and in which phase (the order of
+    play is the engine's to know), the scores (pulka premiums included), who
+    has left, the cards on the table by seat, and what only this seat may
+    see: its own hand and, on its turn, its legal choices. Everything here
+    is a few short lists: far less than a whole ``view``.
+    """
+    in_deal = state.phase not in (DEAL, OVER)
+    out = {
+        "phase": state.phase,
+        "turn": state.turn,
+        "hand": _own_hand(state, seat) if in_deal else [],
+        "hand_sizes": [len(hand) for hand in state.hands] if in_deal else [],
+        "columns": _columns(state) if in_deal and state.phase != TRUMP else [],
+        "totals": list(state.totals),
+        "left": list(state.left),
+    }
+    if state.phase == TRUMP:
+        out["hand_sizes"] = [
+            len(_visible_before_trump(state, s)) for s in range(state.players)
+        ]
+    if state.phase == DEAL:
+        out["next_deal"] = next_json(state)
+    if seat is not None and seat == state.turn and seat not in state.left:
+        out["legal"] = [offer_to_json(action) for action in legal_actions(state)]
+    return out

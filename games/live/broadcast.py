@@ -1,10 +1,11 @@
 """What each recipient of a live game is sent, built in one place.
 
-Every game message for a client is a snapshot for its audience (a seat
-number, or None for the spectators), built from the engine's ``view`` for
-that audience: the one place that decides what a seat may see. The owner
-builds one message per audience and sends it, serialised once, to every
-socket of that audience.
+A ``sync`` is a snapshot for its audience (a seat number, or None for the
+spectators), built from the engine's ``view``; an ``update`` is a step's
+public events and the audience's ``position`` after them, from the same
+module of the engine: the one place that decides what a seat may see. The
+owner builds one message per audience and sends it, serialised once, to
+every socket of that audience.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from games.engine.view import view
+from games.engine.view import position, view
 from games.live.game import PLAYING, LiveGame, Step
 
 Audience = int | None
@@ -59,20 +60,21 @@ def snapshot(live: LiveGame, audience: Audience, common: dict) -> dict:
 
 
 def update_texts(
-    live: LiveGame,
-    step: Step,
-    present: Iterable[int],
-    ending: dict | None = None,
-    wanted: Iterable[Audience] | None = None,
+    live: LiveGame, step: Step, wanted: Iterable[Audience] | None = None
 ) -> dict[Audience, str]:
     """The ``update`` after ``step`` (already committed to ``live``), as
-    JSON text for each audience in ``wanted`` (default: every audience)."""
-    common = shared(live, present, ending)
-    events = step.public
+    JSON text for each audience in ``wanted`` (default: every audience): the
+    step's public events and the audience's position after them, not a
+    whole snapshot (a client keeps its view with ``engine.follow``)."""
+    head = {
+        "type": "update",
+        "version": live.version,
+        "status": live.status,
+        "deadline": live.deadline.isoformat() if live.deadline else None,
+        "events": step.public,
+    }
     return {
-        audience: encode(
-            {"type": "update", "events": events, **snapshot(live, audience, common)}
-        )
+        audience: encode({**head, "position": position(live.state, audience)})
         for audience in (audiences(live) if wanted is None else wanted)
     }
 

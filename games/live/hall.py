@@ -17,10 +17,18 @@ events' unique version fences the writes themselves (``journal.Fenced``).
 than the heartbeats allow moves the turn's deadline on by that time, so no
 turn runs out while no server was there to play it.
 
+**Homes.** The proxy sends a game's sockets to the game's home process
+(``routing.home``), so that is the process that should own it: a game
+handed to "any server" (``hall.adopt``, orphans found by the heartbeat) is
+taken by its home while the home is alive (its key ``pulka:live:node:<node>``
+renewed by its heartbeat), by whichever process comes first otherwise.
+
 **Routing.** A socket's messages go to its game's owner: a direct call when
 the owner is in this process; otherwise a message on the owner's channel,
-which answers on the socket's channel. Code outside a server (Celery
-tasks, the site's services) reaches owners with ``tell_owner``.
+which answers on the socket's channel. Each such message is a hop, counted
+in ``HOPS`` (shown on /health/): a game whose sockets reach its owner makes
+none. Code outside a server (Celery tasks, the site's services) reaches
+owners with ``tell_owner``.
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import graces, journal, thinking
+from games.live import graces, journal, routing, thinking
 from games.live.game import PLAYING
 from games.live.owner import RECENT_STEPS, GameOwner
 
@@ -68,8 +76,17 @@ return out
 """
 
 
+# Messages this process sent through the channel layer to reach an owner
+# or a socket in another process, since it started.
+HOPS = {"sent": 0}
+
+
 def owner_key(game_id: int) -> str:
     return f"pulka:live:{game_id}:owner"
+
+
+def node_key(node: str) -> str:
+    return f"pulka:live:node:{node}"
 
 
 def present_key(game_id: int) -> str:
@@ -96,9 +113,11 @@ class RemoteSink:
         self.layer, self.channel = layer, channel
 
     async def send_text(self, text: str) -> None:
+        HOPS["sent"] += 1
         await self.layer.send(self.channel, {"type": "table.text", "text": text})
 
     async def close(self, code: int) -> None:
+        HOPS["sent"] += 1
         await self.layer.send(self.channel, {"type": "table.close", "code": code})
 
 
@@ -115,6 +134,9 @@ class Hall:
         self.taking_over: asyncio.Task | None = None  # orphans being adopted
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
+        # This process as the proxy names it, and all of them (``routing``).
+        self.node = settings.PULKA_LIVE_NODE
+        self.nodes = list(settings.PULKA_LIVE_NODES)
         self.layer = None
         self.redis = None
         self.journal = None
@@ -134,6 +156,7 @@ class Hall:
         await self.journal.open()
         self.channel = await self.layer.new_channel("hall.")
         await self.layer.group_add(HALLS_GROUP, self.channel)
+        await self._say_alive()
         self.spawn(self._receive_loop())
         self.spawn(self._heartbeat_loop())
         self.started = True
@@ -144,6 +167,8 @@ class Hall:
         for task in list(self.tasks):
             task.cancel()
         keys = [owner_key(game_id) for game_id in self.owners]
+        if self.node:
+            keys.append(node_key(self.node))
         if keys:
             # Give the games up at once rather than when the leases expire.
             await self.redis.delete(*keys)
@@ -230,6 +255,7 @@ class Hall:
             await self._send_remote(channel, game_id, key, {"kind": "detach"})
 
     async def _send_remote(self, channel, game_id, key, command) -> None:
+        HOPS["sent"] += 1
         await self.layer.send(
             channel,
             {"type": "hall.command", "game": game_id, "key": key, "command": command},
@@ -379,8 +405,29 @@ class Hall:
             except Exception:  # Redis away for a moment: try again next beat
                 logger.exception("heartbeat failed")
 
+    async def _say_alive(self) -> None:
+        if self.node:
+            await self.redis.set(
+                node_key(self.node), self.channel, px=int(LEASE_SECONDS * 1000)
+            )
+
+    async def mine_to_take(self, game_ids: list[int]) -> list[int]:
+        """Of unowned games, those this process should take: its own home's,
+        and those whose home is not alive. Every game when there are no
+        nodes (one process)."""
+        if not self.nodes or not game_ids:
+            return game_ids
+        homes = {g: routing.home(g, self.nodes) for g in game_ids}
+        others = sorted({h for h in homes.values() if h != self.node})
+        alive = set()
+        if others:
+            answers = await self.redis.mget([node_key(node) for node in others])
+            alive = {node for node, up in zip(others, answers, strict=True) if up}
+        return [g for g in game_ids if homes[g] == self.node or homes[g] not in alive]
+
     async def heartbeat(self) -> None:
         wall = time.time()
+        await self._say_alive()
         games = list(self.owners)
         if games:
             kept = await self.renew(
@@ -410,17 +457,17 @@ class Hall:
                 if now_owner != channel:
                     self.routes.pop(game_id, None)
                     await self._attach_again(game_id)
-        orphans = await self.redis.zrangebyscore(
+        found = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
         )
+        orphans = await self.mine_to_take([int(game_id) for game_id in found])
         if orphans and (self.taking_over is None or self.taking_over.done()):
             # Beside the heartbeat, which must go on renewing the leases.
             self.taking_over = self.spawn(self._adopt_orphans(orphans))
 
-    async def _adopt_orphans(self, orphans: list[str]) -> None:
+    async def _adopt_orphans(self, orphans: list[int]) -> None:
         for start in range(0, len(orphans), ADOPT_AT_ONCE):
-            batch = orphans[start : start + ADOPT_AT_ONCE]
-            await self.adopt_many([int(game_id) for game_id in batch])
+            await self.adopt_many(orphans[start : start + ADOPT_AT_ONCE])
 
     # Messages on this process's channel
 
@@ -433,7 +480,9 @@ class Hall:
         game_id = message["game"]
         command = message.get("command") or {"kind": "wake"}
         if message["type"] == "hall.adopt":
-            owner = self.owners.get(game_id) or await self.adopt(game_id)
+            owner = self.owners.get(game_id)
+            if owner is None and await self.mine_to_take([game_id]):
+                owner = await self.adopt(game_id)
             if owner is not None and command["kind"] != "wake":
                 await owner.handle(command, None)
             return
@@ -445,6 +494,7 @@ class Hall:
             # Sent on an old route: pass it on to the owner, once.
             channel = await self.owner_channel(game_id)
             if channel is not None and not message.get("passed"):
+                HOPS["sent"] += 1
                 await self.layer.send(channel, {**message, "passed": True})
             return
         if command["kind"] == "attach":
@@ -486,6 +536,11 @@ async def hall() -> Hall:
         current = _halls[loop] = Hall()
         await current.start()
     return current
+
+
+def owned_games() -> int:
+    """How many live games this process owns now."""
+    return sum(len(current.owners) for current in list(_halls.values()))
 
 
 async def stop_hall() -> None:

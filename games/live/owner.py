@@ -10,7 +10,9 @@ memory, send every audience its update and the sender its answer
 Sockets are sinks with ``send_text`` and ``close``: a consumer in this
 process, or one in another process reached through the channel layer. The
 owner sends every message itself, in order on each socket: a mover's
-update comes before its ``ack``.
+update comes before its ``ack``. An update is the step's events and each
+audience's position after it; the step that ends the game goes out as a
+``sync`` snapshot instead, with the result.
 """
 
 from __future__ import annotations
@@ -291,10 +293,18 @@ class GameOwner:
             self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
                 live.game_id
             )
-        # Built only for the audiences with a socket here: a view per seat
-        # costs more than the rest of the move.
+        # Built only for the audiences with a socket here.
         wanted = {attached.audience for attached in self.sockets.values()}
-        texts = broadcast.update_texts(live, step, self.present(), self.ending, wanted)
+        if step.ends_game:
+            # The end is told as a snapshot: it carries the result, the deals
+            # revealed and the coins won, which no event does.
+            since = step.events[0]["version"] - 1
+            texts = {
+                audience: broadcast.encode(self.sync(audience, since))
+                for audience in wanted
+            }
+        else:
+            texts = broadcast.update_texts(live, step, wanted)
         await self._send_each(texts)
         self._arm()
         if step.ends_game:

@@ -23,6 +23,7 @@ from games.engine.actions import action_from_json
 from games.engine.record import record_json, replay
 from games.models import Game, GameEvent, Seat
 from tests.factories import UserFactory
+from tests.following import take
 
 # Every card code that can be written: 6-A in four suits and both jokers.
 CARD_CODE = re.compile(r"\b(?:[6-9TJQKA][SHDC]|X[12])\b")
@@ -158,7 +159,7 @@ class Socket:
         self.frames: list[str] = []
         self.connected = False
         self.close_code = None
-        self.latest: dict | None = None  # the last sync or update
+        self.latest: dict | None = None  # the snapshot the syncs and updates make
         self.closed = False
 
     async def send(self, message: dict) -> None:
@@ -168,8 +169,8 @@ class Socket:
         text = await self.comm.receive_from(timeout)
         self.frames.append(text)
         frame = json.loads(text)
-        if "view" in frame:
-            self.latest = frame
+        if frame.get("type") in ("sync", "update"):
+            self.latest = take(self.latest, frame)
         return frame
 
     async def receive_until(self, predicate, timeout: float = 5) -> dict:

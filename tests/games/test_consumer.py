@@ -140,14 +140,16 @@ async def test_an_action_updates_every_connection_then_acks(connect):
         "id": "a1",
         "version": 2,
     }
-    seat = update["you"]
+    seat = first.latest["you"]
     trump = {"type": "trump", "seat": seat, "trump": "H"}
     for socket, you in ((second, 1 - seat), (watcher, None)):
         frame = await socket.receive()
-        assert frame["type"] == "update" and frame["you"] == you
+        # The step's events and the audience's position, not a snapshot.
+        assert frame["type"] == "update" and "view" not in frame
         assert frame["events"] == [{"version": 2, "events": [trump]}]
-        assert frame["view"]["trump"] == "H" and "legal" not in frame["view"]
-    assert update["view"]["legal"]
+        assert "legal" not in frame["position"]
+        assert socket.latest["you"] == you and socket.latest["view"]["trump"] == "H"
+    assert update["position"]["legal"] and first.latest["view"]["legal"]
     for socket in (first, second, watcher):
         assert await socket.nothing_more()
 
@@ -296,8 +298,11 @@ async def test_resigning_and_aborting_over_the_socket(connect):
     await first.send({"type": "abort", "id": "ab"})
     ack = await first.receive_until(of_type("ack"))
     assert ack == {"type": "ack", "id": "ab"}
-    update = await watcher.receive_until(of_type("update"))
-    assert update["status"] == "aborted" and len(update["reveal"]) == 1
+    # The end of a game is told as a snapshot, with the deals revealed.
+    end = await watcher.receive_until(
+        lambda frame: frame["type"] == "sync" and frame["status"] == "aborted"
+    )
+    assert len(end["reveal"]) == 1 and end["events"][-1]["version"] == end["version"]
     await second.send({"type": "resign", "id": "rs"})
     error = await second.receive_until(of_type("error"))
     assert (error["id"], error["code"]) == ("rs", "not_playing")
@@ -316,7 +321,7 @@ async def test_a_reconnecting_player_catches_up_from_its_version(connect):
 
     await first.send(action_message(1, {"trump": "C"}))
     update = await first.receive_until(of_type("update"))
-    card = update["view"]["legal"][0]
+    card = update["position"]["legal"][0]
     await first.send(action_message(2, card, "a2"))
     await first.receive_until(of_type("ack"))
 
@@ -367,13 +372,13 @@ async def test_a_page_loaded_after_a_trick_is_told_the_last_trick(connect):
     early = await connect(game.pk, await stranger())
     assert (await early.receive_until(of_type("sync")))["last_trick"] is None
     await first.send(action_message(1, {"trump": "C"}))
-    lead = (await first.receive_until(of_type("update")))["view"]["legal"][0]
+    lead = (await first.receive_until(of_type("update")))["position"]["legal"][0]
     await first.send(action_message(2, lead, "a2"))
     answer = (
         await second.receive_until(
             lambda message: message["type"] == "update" and message["version"] == 3
         )
-    )["view"]["legal"][0]
+    )["position"]["legal"][0]
     await second.send(action_message(3, answer, "b3"))
     await second.receive_until(of_type("ack"))
 

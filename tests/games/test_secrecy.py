@@ -168,7 +168,11 @@ async def play(connect, game, users, watcher_user, deals):
 
 
 def update_at(version):
-    return lambda frame: frame["type"] == "update" and frame["version"] == version
+    """The frame that tells of ``version``: an update, or the sync that
+    ends the game."""
+    return lambda frame: (
+        frame["type"] in ("update", "sync") and frame["version"] == version
+    )
 
 
 async def drop(seats, watcher, seat) -> int:
@@ -238,7 +242,8 @@ async def test_refusals_do_not_tell_face_down_cards_apart(connect):
     socket = await connect(game.pk, declarer)
     sync = await socket.receive_until(of_type("sync"))
     await socket.send(action_message(1, {"trump": "none"}, "t"))
-    view = (await socket.receive_until(of_type("update")))["view"]
+    await socket.receive_until(of_type("update"))
+    view = socket.latest["view"]
     ups = {column["up"] for own in view["columns"] for column in own}
     visible = set(view["hand"]) | ups
     assert sync["you"] == view["turn"]

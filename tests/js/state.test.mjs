@@ -14,6 +14,8 @@ function snapshot(version, view = {}, type = "sync") {
     seats: [0, 1, 2, 3].map((n) => ({ number: n, name: "p" + n, bot: "", left: false, connected: true })),
     events: [],
     view: {
+      profile: "georgian-club",
+      players: 4,
       phase: "card",
       turn: 0,
       deal: 0,
@@ -25,12 +27,36 @@ function snapshot(version, view = {}, type = "sync") {
       hand: ["AS"],
       legal: [{ card: "AS" }],
       deals: [],
+      pulkas: [],
       ...view,
     },
   };
 }
 
-const theirTurn = { turn: 1, legal: undefined, hand: ["AS"] };
+// An update: the steps after the snapshot's version (one card each by
+// default) and the position after them.
+function update(version, position = {}, steps = null) {
+  const from = version - 1;
+  return {
+    type: "update",
+    version,
+    status: "playing",
+    deadline: null,
+    events: steps || [{ version, events: [{ type: "card", seat: from % 4, card: "9H" }] }],
+    position: {
+      phase: "card",
+      turn: 1,
+      hand: ["AS"],
+      hand_sizes: [1, 1, 1, 1],
+      columns: [],
+      totals: [0, 0, 0, 0],
+      left: [],
+      ...position,
+    },
+  };
+}
+
+const theirTurn = { turn: 1 };
 
 test("a move is sent as the legal action itself, on the snapshot's version", () => {
   const state = new TableState(snapshot(10));
@@ -44,7 +70,7 @@ test("a move is sent as the legal action itself, on the snapshot's version", () 
 test("the update before its ack clears the move; the ack changes nothing", () => {
   const state = new TableState(snapshot(10));
   const { id } = state.act({ card: "AS" }, 0);
-  state.receive(snapshot(11, theirTurn, "update"), 10);
+  state.receive(update(11, theirTurn), 10);
   assert.equal(state.pending, null);
   const out = state.receive({ type: "ack", id, version: 11 }, 20);
   assert.equal(state.awaiting, null);
@@ -69,13 +95,13 @@ test("an ack whose update comes in time needs no sync", () => {
   const state = new TableState(snapshot(10));
   const { id } = state.act({ card: "AS" }, 0);
   state.receive({ type: "ack", id, version: 11 }, 100);
-  state.receive(snapshot(11, theirTurn, "update"), 300);
+  state.receive(update(11, theirTurn), 300);
   assert.deepEqual(state.tick(100 + RESYNC_AFTER_MS), []);
 });
 
 test("an update no newer than the snapshot is ignored; a sync always counts", () => {
   const state = new TableState(snapshot(12));
-  assert.equal(state.receive(snapshot(12, theirTurn, "update"), 0).redraw, false);
+  assert.equal(state.receive(update(12, theirTurn), 0).redraw, false);
   assert.equal(state.view.turn, 0);
   assert.equal(state.receive(snapshot(11, theirTurn, "sync"), 0).redraw, true);
   assert.equal(state.view.turn, 1);
@@ -120,17 +146,18 @@ test("a finished trick is kept with its players; deal and pulka ends are told", 
     { seat: 2, card: "X1", mode: "high" },
     { seat: 3, card: "6S" },
   ];
-  const update = snapshot(14, { trick_number: 1, tricks: [0, 0, 1, 0] }, "update");
-  update.events = [
+  const steps = [
     { version: 11, events: [{ type: "card", seat: 1, card: "KS" }] },
-    { version: 14, events: [{ type: "trick", winner: 2, cards }, { type: "pulka_over", pulka: 1 }] },
+    { version: 12, events: [{ type: "trick", winner: 2, cards }, { type: "pulka_over", pulka: 1 }] },
   ];
-  const out = state.receive(update, 0);
+  const out = state.receive(update(12, { turn: 2 }, steps), 0);
   assert.equal(out.trick, true);
-  assert.deepEqual(state.lastTrick, { cards, winner: 2, version: 14 });
+  assert.deepEqual(state.lastTrick, { cards, winner: 2, version: 12 });
   assert.deepEqual(out.notices.map((n) => n.event.type), ["pulka_over"]);
+  assert.deepEqual(state.view.tricks, [0, 0, 1, 0]);
+  assert.equal(state.view.trick_number, 1);
   // The same events again (a sync after a reconnection) are not told twice.
-  const again = { ...update, type: "sync" };
+  const again = { ...snapshot(12), events: steps };
   assert.deepEqual(state.receive(again, 1).notices, []);
 });
 
@@ -179,4 +206,41 @@ test("a page loaded after a trick learns it from the sync, never an older one", 
   assert.equal(state.lastTrick.version, 18);
   state.receive({ ...snapshot(22), last_trick: null }, 2);
   assert.equal(state.lastTrick.version, 18);
+});
+
+test("an update applies its events and takes the position; the turn moves on", () => {
+  const state = new TableState(snapshot(10));
+  const steps = [{ version: 11, events: [{ type: "card", seat: 0, card: "AS" }] }];
+  const out = state.receive(update(11, { turn: 1, hand: [] }, steps), 0);
+  assert.equal(out.redraw, true);
+  assert.equal(state.snap.version, 11);
+  assert.deepEqual(state.view.trick, [{ seat: 0, card: "AS" }]);
+  assert.deepEqual(state.view.hand, []);
+  assert.equal(state.view.legal, undefined, "legal choices are only ever the mover's");
+  assert.equal(state.myTurn(), false);
+});
+
+test("an update that skips a version is not applied: a sync is asked for", () => {
+  const state = new TableState(snapshot(10));
+  const steps = [{ version: 12, events: [{ type: "card", seat: 1, card: "KS" }] }];
+  const out = state.receive(update(12, theirTurn, steps), 0);
+  assert.deepEqual(out.send, [{ type: "sync", version: 10 }]);
+  assert.equal(state.snap.version, 10, "never a board built on a missing step");
+  assert.equal(state.canAct(), false, "until the sync answers");
+  state.receive(snapshot(12, theirTurn), 5);
+  assert.equal(state.snap.version, 12);
+  assert.deepEqual(state.tick(5 + RESYNC_AFTER_MS * 2), []);
+});
+
+test("a resignation marks the seat as left; a deal's commitment is kept", () => {
+  const state = new TableState({ ...snapshot(10), commitments: ["c0"] });
+  const steps = [
+    { version: 11, events: [{ type: "resign", seat: 3 }] },
+    { version: 12, events: [{ type: "deal", deal: 1, dealer: 1, cards: 2, turned: "AH", trump: "H", commitment: "c1" }] },
+  ];
+  state.receive(update(12, { phase: "bid", turn: 2, left: [3] }, steps), 0);
+  assert.equal(state.snap.seats[3].left, true);
+  assert.deepEqual(state.snap.commitments, ["c0", "c1"]);
+  assert.deepEqual(state.view.bids, [null, null, null, null]);
+  assert.equal(state.view.deal, 1);
 });

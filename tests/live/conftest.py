@@ -91,13 +91,14 @@ def start_server(name: str, live_env: dict, log_dir: Path, port: int | None = No
 
 @pytest.fixture
 def own_servers(live_env, log_dir):
-    """Start servers of this test's own, to stop or kill: ``own_servers(name)``
-    gives (process, base URL), answering on /health/; all are stopped when
-    the test ends."""
+    """Start servers of this test's own, to stop or kill: ``own_servers(name,
+    port=None, env=None)`` gives (process, base URL), answering on /health/,
+    with ``env`` added to its environment; all are stopped when the test
+    ends."""
     started = []
 
-    def start_one(name: str, port: int | None = None):
-        process, url = start_server(name, live_env, log_dir, port)
+    def start_one(name: str, port: int | None = None, env: dict | None = None):
+        process, url = start_server(name, {**live_env, **(env or {})}, log_dir, port)
         started.append(process)
         wait_for_http(process, f"{url}/health/")
         return process, url

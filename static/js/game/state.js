@@ -1,11 +1,16 @@
 // The table's client state: the latest snapshot, the move in flight, the
-// last trick, and what the page must do when a message arrives. Pure: time
+// last trick, and what the page must do when a message arrives. A `sync`
+// replaces the snapshot; an `update` carries a step's events and this
+// seat's position after them, which `follow` applies to the view (a gap in
+// the versions asks for a sync instead). Pure: time
 // is passed in, and every method returns what to send and what to tell the
 // player instead of doing it, so that node --test drives it message by
 // message, as docs/protocol.md describes them.
 //
 // The server decides everything (what this seat sees, what is legal, whose
 // turn it is); the client draws the snapshot and sends one of `view.legal`.
+
+import { follow } from "./follow.js";
 
 // An ack that names a version newer than the snapshot means its update was
 // lost or is still on its way: after this long without it, ask.
@@ -95,8 +100,10 @@ export class TableState {
     const out = { redraw: false, send: [], notices: [], trick: false };
     switch (message.type) {
       case "sync":
-      case "update":
         this.onSnapshot(message, out);
+        break;
+      case "update":
+        this.onUpdate(message, now, out);
         break;
       case "ack":
         this.onAck(message, now, out);
@@ -116,11 +123,44 @@ export class TableState {
     return out;
   }
 
+  // An update: the events of the steps after our version, and our position
+  // after them. One that crossed a sync answer may be older than what is
+  // drawn (nothing to do); one that skips a version cannot be followed, and
+  // a sync catches up.
+  onUpdate(message, now, out) {
+    if (message.version <= this.snap.version) return;
+    const steps = message.events || [];
+    if (!steps.length || steps[0].version !== this.snap.version + 1) {
+      this.awaiting = { version: message.version, since: now };
+      out.send.push({ type: "sync", version: this.snap.version });
+      return;
+    }
+    const snap = this.snap;
+    const seats = snap.seats.map((seat) => ({ ...seat }));
+    const commitments = [...(snap.commitments || [])];
+    for (const step of steps) {
+      for (const event of step.events) {
+        if (event.type === "resign" && seats[event.seat]) seats[event.seat].left = true;
+        if (event.type === "deal" && event.commitment) commitments.push(event.commitment);
+      }
+    }
+    this.onSnapshot(
+      {
+        ...snap,
+        type: "update",
+        version: message.version,
+        status: message.status,
+        deadline: message.deadline,
+        events: steps,
+        seats,
+        commitments,
+        view: follow(snap.view, steps, message.position),
+      },
+      out,
+    );
+  }
+
   onSnapshot(message, out) {
-    // A socket never gets the same version twice, but an update that
-    // crossed a sync answer may be older than what is drawn. A sync is the
-    // answer to our question and always counts.
-    if (message.type === "update" && message.version <= this.snap.version) return;
     for (const step of message.events || []) {
       if (step.version <= this.seenEvents) continue;
       this.seenEvents = step.version;
