@@ -7,9 +7,8 @@ protocol is written down in docs/protocol.md.
 
 Every socket of a signed-in user also joins the groups ``user-<id>`` and
 ``session-<key>``, which carry one message: ``session.ended``, on which the
-socket closes (4401 signed out, 4403 banned); every action first checks
-that the session still holds (``accounts.sockets``). An inactive (banned)
-user cannot connect.
+socket closes (4401 signed out, 4403 banned; ``accounts.sockets``). An
+inactive (banned) user cannot connect.
 """
 
 from __future__ import annotations
@@ -23,13 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from accounts.sockets import (
-    BANNED,
-    CLOSE_FORBIDDEN,
-    session_group,
-    still_signed_in_async,
-    user_group,
-)
+from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
 from games import selectors, socket_limits
 from games.live.hall import hall
 from games.services.notify import LOBBY_GROUP
@@ -74,7 +67,6 @@ class UserSocketMixin:
 
     user_groups: tuple[str, ...] = ()
     user_id: int | None = None
-    opened_at: float = 0.0
     message_rate: socket_limits.MessageRate | None = None
 
     async def websocket_receive(self, message):
@@ -105,7 +97,6 @@ class UserSocketMixin:
         closed) when the user is banned. The groups are joined before the
         account is read, so a ban committed meanwhile is either seen here or
         heard there."""
-        self.opened_at = time.time()
         session_key = self.session_key
         self.user_groups = (user_group(user.pk),) + (
             (session_group(session_key),) if session_key else ()
@@ -278,15 +269,6 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         if not self.attached:
             await self.send_error(message_id, "not_playing", "the game is over")
             return
-        user_id = self.scope["user"].pk
-        if not await still_signed_in_async(
-            self.hall.redis, self.session_key, user_id, self.opened_at
-        ):
-            await self.send_error(
-                message_id, SIGNED_OUT, "you have signed out: sign in again"
-            )
-            await self.close(code=CLOSE_ANONYMOUS, reason="signed out")
-            return
         await self.tell_owner(command)
 
     async def tell_owner(self, command: dict):
@@ -325,10 +307,6 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
 
     async def table_close(self, event):
         await self.close(code=event["code"])
-
-
-# The error code of an action sent after its session ended.
-SIGNED_OUT = "signed_out"
 
 
 def _an_id(message: dict):

@@ -1,6 +1,6 @@
 """Sockets end with their session: a logout closes the sockets opened in
 that session, a password change or a deactivation every socket of the user,
-and an action that arrives afterwards is refused with nothing done."""
+and the old session can open no socket again."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from accounts import sockets
 from config.asgi import application
 from games.models import Game
 from tests.games.helpers import Socket, action_message, first_legal, of_type, snapshot
@@ -126,23 +125,26 @@ def mover_and_action(game):
     )
 
 
-async def test_an_action_after_the_logout_is_refused_even_before_the_close(
-    monkeypatch,
-):
+async def test_after_a_logout_the_old_session_cannot_act_or_connect_again():
     game, _ = await a_game()
-    mover, action, version = await mover_and_action(game)
+    mover, _, version = await mover_and_action(game)
     browser = await browser_of(mover)
+    cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
     socket = await socket_in(browser, game.pk)
-    # The close message is lost on its way: the check on the action is all
-    # that stands between the old session and the game.
-    monkeypatch.setattr(sockets, "_tell", lambda *args: None)
 
     await log_out(browser)
-    await socket.send(action_message(version, action))
 
-    error = await socket.receive_until(of_type("error"))
-    assert error["code"] == "signed_out"
     assert (await closed_with(socket))["code"] == 4401
+    headers = [
+        (b"origin", b"http://localhost"),
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
+    ]
+    again = Socket(
+        WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    )
+    again.connected, again.close_code = await again.comm.connect(timeout=5)
+    assert (again.connected, again.close_code) == (False, 4401)
+    await again.close()
     assert await version_of(game) == version
 
 
