@@ -1,9 +1,10 @@
 """Load on the live tables: many players at many tables at once, measured
-against a raw WebSocket echo served by the same uvicorn.
+against a raw WebSocket echo and a durable echo served by the same servers.
 
-    python benchmarks/live_tables.py [--tables N] [--moves M] [--workers W]
+    python benchmarks/live_tables.py [--tables N] [--moves M] [--servers S]
+                                     [--route home|any]
                                      [--profile japanese|georgian-club]
-                                     [--think S] [--time-limit S] [--redis-db D]
+                                     [--think T] [--time-limit L] [--redis-db D]
 
 What it does, all on 127.0.0.1:
 
@@ -12,28 +13,40 @@ What it does, all on 127.0.0.1:
    empties Redis database D (default 15) on the server named by REDIS_URL
    (default redis://127.0.0.1:6379/): the channel layer and the Celery broker
    of this run live there, apart from any other server or test run.
-2. Starts uvicorn with W worker processes (default 2) serving the
-   application made by this file's ``make_application``: the project's ASGI
-   application, and a raw ASGI echo at /echo/ that never touches Django.
+2. Starts S uvicorn processes (default 2), each on a port of its own and
+   told every process's name (``PULKA_LIVE_NODES``), as docker/ deploys
+   them, serving the application made by this file's ``make_application``:
+   the project's ASGI application, a raw ASGI echo at /echo/ and a durable
+   echo at /echo-durable/, neither touching Django.
 3. Creates N tables (Japanese Joker by default) with a person in every seat,
    users and sessions made directly through the ORM, and opens one WebSocket
-   per seat, one after another (the table shows how they were spread over
-   the workers). Each client plays the first legal choice of its latest snapshot
-   when it is its turn, one action in flight at a time, until its table
-   has had M moves or the time limit passes. With ``--think S`` a client
-   first thinks for a random time between S/2 and 3S/2 seconds (the site's
-   own bots take 1 s); without it (the default) it answers at once, so the
-   server runs flat out and the figures are its capacity.
-4. Opens as many echo connections, grouped like the seats of the tables; in
-   each group one connection at a time sends a frame the size of an average
-   action and waits for it to come back, M times per group, thinking between
-   round trips as the players do. So the echo runs at the same concurrency
-   and pace: one message in flight per table. Then the same again against a
-   *durable* echo, which writes each frame to PostgreSQL (one autocommitted
-   INSERT, on a pool of as many async connections as the owners' journal)
-   before it sends the frame back: the one wait a move may not skip.
-5. Prints moves per second, the move round trip (action sent to its ``ack``)
-   and both echoes' round trips, p50 and p99, and the ratios of the p99s.
+   per seat, one after another. With ``--route home`` (the default) each
+   socket goes to its game's home process, as the deployment's proxy sends
+   it (``games.live.routing``: the client does the proxy's hashing, so no
+   proxy process shares the two cores); with ``--route any`` sockets go to
+   the processes in turn, as a proxy without routing would spread them.
+   Each client plays the first legal choice it was last sent when it is its
+   turn, one action in flight at a time, until its table has had M moves or
+   the time limit passes. With ``--think T`` a client first thinks for a
+   random time between T/2 and 3T/2 seconds (the site's own bots take 1 s);
+   without it (the default) it answers at once, so the servers run flat out
+   and the figures are their capacity.
+4. Opens as many echo connections, grouped like the seats of the tables and
+   spread over the processes alike; in each group one connection at a time
+   sends a frame the size of an average action and waits for it to come
+   back, M times per group, thinking between round trips as the players do.
+   So the echo runs at the same concurrency and pace: one message in flight
+   per table. Then the same again against the *durable* echo, which writes
+   each frame to PostgreSQL (one autocommitted INSERT, on a pool of as many
+   async connections as the owners' journal) before it sends the frame
+   back: the one wait a move may not skip.
+5. Prints moves per second, the move round trip (action sent to its
+   ``ack``) and both echoes' round trips, p50 and p99, the ratios of the
+   p99s, the messages the processes sent each other through the channel
+   layer (their /health/ counters), and a verdict line per target: paced
+   (``--think``), a move's p99 at most 3x the durable echo's, no error and
+   no hop; flat out, at least 2,000 moves a second with a p99 at most
+   300 ms.
 
 Every client also pings every 5 s, as the protocol asks. A socket that
 closes before its table is done counts as an error. The servers are stopped
@@ -195,8 +208,9 @@ def die_with_parent():
     return hook
 
 
-def start_server(port: int, workers: int, env: dict, log_path: Path):
-    """uvicorn as the site runs it (its WebSocket limits included)."""
+def start_server(port: int, env: dict, log_path: Path):
+    """One uvicorn process as the site runs it (its WebSocket limits
+    included)."""
     if str(BASE_DIR) not in sys.path:
         sys.path.insert(0, str(BASE_DIR))
     from config.limits import uvicorn_limits
@@ -204,7 +218,7 @@ def start_server(port: int, workers: int, env: dict, log_path: Path):
     cmd = [
         sys.executable, "-m", "uvicorn", "live_tables:make_application", "--factory",
         "--app-dir", str(Path(__file__).resolve().parent),
-        "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--host", "127.0.0.1", "--port", str(port),
         "--lifespan", "on", "--no-access-log", "--log-level", "warning",
         *uvicorn_limits(),
     ]  # fmt: skip
@@ -244,41 +258,14 @@ def wait_for_health(proc, url: str, log_path: Path, timeout: float = 60) -> None
         time.sleep(0.25)
 
 
-def connections_per_worker(server_pid: int, port: int) -> list[int]:
-    """Established connections to ``port`` held by each uvicorn worker
-    process (Linux /proc; empty elsewhere)."""
-    try:
-        inodes = set()
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-            with open(table) as lines:
-                next(lines)
-                for line in lines:
-                    fields = line.split()
-                    local_port = int(fields[1].rsplit(":", 1)[1], 16)
-                    if local_port == port and fields[3] == "01":  # ESTABLISHED
-                        inodes.add(fields[9])
-        counts = []
-        for entry in sorted(os.listdir("/proc"), key=lambda name: (len(name), name)):
-            if not entry.isdigit():
-                continue
-            with contextlib.suppress(OSError):
-                with open(f"/proc/{entry}/stat") as stat:
-                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-                if parent != server_pid:
-                    continue
-                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                    if b"spawn_main" not in cmdline.read():
-                        continue
-                held = 0
-                for fd in os.listdir(f"/proc/{entry}/fd"):
-                    with contextlib.suppress(OSError):
-                        target = os.readlink(f"/proc/{entry}/fd/{fd}")
-                        if target.startswith("socket:[") and target[8:-1] in inodes:
-                            held += 1
-                counts.append(held)
-        return counts
-    except OSError:
-        return []
+def hops(bases: list[str]) -> int:
+    """Messages the processes sent each other through the channel layer so
+    far (each one's /health/)."""
+    total = 0
+    for base in bases:
+        with urllib.request.urlopen(f"{base}/health/", timeout=10) as response:
+            total += json.loads(response.read())["live"]["sent"]
+    return total
 
 
 def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
@@ -459,30 +446,37 @@ async def keep_alive(ws) -> None:
             return
 
 
-async def connect_all(urls_and_cookies, origin: str) -> list:
+async def connect_all(targets) -> list:
+    """Open a socket for each (base URL, path, session cookie or None)."""
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 
-    async def one(url, cookie):
+    async def one(base, path, cookie):
         async with gate:
-            return await open_socket(url, origin, cookie)
+            url = base.replace("http", "ws", 1) + path
+            return await open_socket(url, base, cookie)
 
-    return await asyncio.gather(*(one(url, cookie) for url, cookie in urls_and_cookies))
+    return await asyncio.gather(*(one(*target) for target in targets))
+
+
+def spread_of(targets, bases: list[str]) -> list[int]:
+    """How many sockets went to each server."""
+    return [sum(target[0] == base for target in targets) for base in bases]
 
 
 async def run_moves(
-    base: str, games, moves: int, think: float, time_limit: float, spread
+    bases: list[str], route, games, moves: int, think: float, time_limit: float
 ) -> Stats:
+    """``route(game_id, n)`` is the server of a game's n-th socket."""
     stats = Stats()
-    ws_base = base.replace("http", "ws", 1)
-    flat = [
-        (f"{ws_base}/ws/games/{game_id}/", cookie)
+    targets = [
+        (route(game_id, n), f"/ws/games/{game_id}/", cookie)
         for seats in games
-        for game_id, cookie in seats
+        for n, (game_id, cookie) in enumerate(seats)
     ]
     began = time.perf_counter()
-    sockets = await connect_all(flat, base)
+    sockets = await connect_all(targets)
     stats.connect_seconds = time.perf_counter() - began
-    stats.spread = spread()
+    stats.spread = spread_of(targets, bases)
     start = asyncio.Event()
     tasks = []
     tables = []
@@ -513,7 +507,7 @@ async def run_moves(
 
 
 async def run_echo(
-    base: str,
+    bases: list[str],
     path: str,
     groups: int,
     per_group: int,
@@ -521,16 +515,20 @@ async def run_echo(
     moves: int,
     think: float,
     time_limit: float,
-    spread,
 ) -> Stats:
-    """Groups of ``per_group`` echo sockets; in each, one socket at a time
-    sends a ``size``-byte frame and waits for it, ``moves`` times."""
+    """Groups of ``per_group`` echo sockets, a group on each server in turn;
+    in each, one socket at a time sends a ``size``-byte frame and waits for
+    it, ``moves`` times."""
     stats = Stats()
-    url = f"{base.replace('http', 'ws', 1)}{path}"
+    targets = [
+        (bases[g % len(bases)], path, None)
+        for g in range(groups)
+        for _ in range(per_group)
+    ]
     began = time.perf_counter()
-    sockets = await connect_all([(url, None)] * (groups * per_group), base)
+    sockets = await connect_all(targets)
     stats.connect_seconds = time.perf_counter() - began
-    stats.spread = spread()
+    stats.spread = spread_of(targets, bases)
     start = asyncio.Event()
     skeleton = json.dumps({"type": "action", "id": "v0", "pad": ""})
     padding = "x" * max(size - len(skeleton), 0)
@@ -592,6 +590,19 @@ def row(name: str, stats: Stats) -> tuple[str, str]:
     return line, detail
 
 
+# The targets, checked by the verdict lines.
+PACED_P99_OVER_DURABLE = 3.0
+FLAT_MOVES_PER_SECOND = 2000
+FLAT_P99_MS = 300
+
+
+ROUTES = {"home": "their game's home", "any": "the processes in turn"}
+
+
+def verdict(met: bool) -> str:
+    return "meets" if met else "MISSES"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
@@ -599,7 +610,13 @@ def main() -> None:
     parser.add_argument(
         "--profile", default="japanese", choices=["japanese", "georgian-club"]
     )
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn workers")
+    parser.add_argument("--servers", type=int, default=2, help="uvicorn processes")
+    parser.add_argument(
+        "--route",
+        default="home",
+        choices=["home", "any"],
+        help="each game's sockets to its home process, or to the processes in turn",
+    )
     parser.add_argument(
         "--think",
         type=float,
@@ -615,6 +632,8 @@ def main() -> None:
     db_url = recreate_database(database_server_url())
     layer_url = redis_url(args.redis_db)
     flush_redis(layer_url)
+    ports = [free_port() for _ in range(args.servers)]
+    nodes = [f"127.0.0.1:{port}" for port in ports]
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
@@ -623,6 +642,7 @@ def main() -> None:
         "DATABASE_URL": db_url,
         "REDIS_URL": layer_url,
         "CELERY_BROKER_URL": layer_url,
+        "PULKA_LIVE_NODES": ",".join(nodes),
     }
     os.environ.update(env)
     sys.path.insert(0, str(BASE_DIR))
@@ -636,17 +656,23 @@ def main() -> None:
     migrated = time.perf_counter() - began
     from django.db import connection
 
+    from games.live.routing import home
+
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE TABLE {ECHO_TABLE} (id bigserial PRIMARY KEY, body text NOT NULL)"
         )
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"live_tables_{port}.log"
-    proc = start_server(port, args.workers, env, log_path)
+    bases = [f"http://{node}" for node in nodes]
+    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    logs = [tmp / f"live_tables_{port}.log" for port in ports]
+    procs = [
+        start_server(port, {**env, "PULKA_LIVE_NODE": node}, log)
+        for port, node, log in zip(ports, nodes, logs, strict=True)
+    ]
     try:
-        wait_for_health(proc, f"{base}/health/", log_path)
+        for proc, base, log in zip(procs, bases, logs, strict=True):
+            wait_for_health(proc, f"{base}/health/", log)
         began = time.perf_counter()
         games = create_tables(args.tables, args.profile)
         created = time.perf_counter() - began
@@ -660,8 +686,9 @@ def main() -> None:
             pace = "no thinking (flat out)"
         print(
             f"live tables: {args.tables} {args.profile} tables, "
-            f"{args.tables * players} WebSocket clients, uvicorn --workers "
-            f"{args.workers}, {args.moves} moves per table (limit "
+            f"{args.tables * players} WebSocket clients, {args.servers} uvicorn "
+            f"processes, sockets routed to {ROUTES[args.route]}, "
+            f"{args.moves} moves per table (limit "
             f"{args.time_limit:g} s per phase), {pace}, {os.cpu_count()} CPUs; "
             f"migrate {migrated:.1f} s, tables {created:.1f} s"
         )
@@ -672,18 +699,27 @@ def main() -> None:
         except ImportError:
             runner = asyncio.run
 
-        def spread():
-            return connections_per_worker(proc.pid, port)
+        if args.route == "home":
+            by_node = dict(zip(nodes, bases, strict=True))
+
+            def route(game_id, n):
+                return by_node[home(game_id, nodes)]
+        else:
+            turn = iter(range(10**9))
+
+            def route(game_id, n):
+                return bases[next(turn) % len(bases)]
 
         load_before = os.getloadavg()[0]
         moves = runner(
-            run_moves(base, games, args.moves, args.think, args.time_limit, spread)
+            run_moves(bases, route, games, args.moves, args.think, args.time_limit)
         )
+        hops_seen = hops(bases)
         size = round(statistics.mean(moves.frame_bytes)) if moves.frame_bytes else 80
         echo_stats, durable_stats = (
             runner(
                 run_echo(
-                    base,
+                    bases,
                     path,
                     args.tables,
                     players,
@@ -691,21 +727,22 @@ def main() -> None:
                     args.moves,
                     args.think,
                     args.time_limit,
-                    spread,
                 )
             )
             for path in ("/echo/", "/echo-durable/")
         )
         load_after = os.getloadavg()[0]
-        if proc.poll() is not None:
-            sys.exit(f"uvicorn exited:\n{log_path.read_text()[-3000:]}")
+        for proc, log in zip(procs, logs, strict=True):
+            if proc.poll() is not None:
+                sys.exit(f"uvicorn exited:\n{log.read_text()[-3000:]}")
     finally:
-        stop_server(proc)
+        for proc in procs:
+            stop_server(proc)
         flush_redis(layer_url)
 
     header = (
         f"{'':<14}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
-        f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}  sockets per worker"
+        f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}  sockets per process"
     )
     print(f"\n{header}")
     details = []
@@ -726,15 +763,39 @@ def main() -> None:
         f"{moves.groups_done}/{args.tables}, echo {echo_stats.groups_done}/"
         f"{args.tables}, durable echo {durable_stats.groups_done}/{args.tables}"
     )
+    print(f"channel-layer hops between the processes during the moves: {hops_seen}")
     move_p99 = percentile(moves.round_trips, 0.99)
     ratio = move_p99 / percentile(echo_stats.round_trips, 0.99)
     durable = move_p99 / percentile(durable_stats.round_trips, 0.99)
+    errors = sum(moves.errors.values())
     print(
-        f"\nmove p99 / echo p99: {ratio:.1f}x "
-        f"(target at 200 concurrent tables: at most 3x)"
+        f"\nmove p99 / echo p99: {ratio:.1f}x"
         f"\nmove p99 / durable echo p99: {durable:.1f}x "
         "(the echo with the one database write a move must wait for)"
     )
+    seconds = moves.finished - moves.started
+    rate = len(moves.round_trips) / seconds if seconds > 0 else 0.0
+    if args.think:
+        print(
+            f"verdict paced: move p99 {durable:.1f}x the durable echo's "
+            f"({verdict(durable <= PACED_P99_OVER_DURABLE)} the "
+            f"{PACED_P99_OVER_DURABLE:g}x target)"
+        )
+        print(f"verdict paced: {errors} errors ({verdict(errors == 0)} the 0 target)")
+        print(
+            f"verdict paced: {hops_seen} channel-layer hops "
+            f"({verdict(hops_seen == 0)} the 0 target for routed games)"
+        )
+    else:
+        print(
+            f"verdict flat out: {rate:.0f} moves/s "
+            f"({verdict(rate >= FLAT_MOVES_PER_SECOND)} the "
+            f"{FLAT_MOVES_PER_SECOND} target)"
+        )
+        print(
+            f"verdict flat out: move p99 {move_p99 * 1000:.0f} ms "
+            f"({verdict(move_p99 * 1000 <= FLAT_P99_MS)} the {FLAT_P99_MS} ms target)"
+        )
 
 
 if __name__ == "__main__":

@@ -177,3 +177,48 @@ def test_many_games_are_read_back_in_as_many_queries_as_one(db):
         assert live.deal_actions == list(selectors.game_history(game))[-1][1]
         assert live.answers == journal.load(game.pk).answers
     assert loaded[games[0].pk].timeouts[0] == 2
+
+
+# Group commit on the event loop
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_arriving_together_share_commits_and_each_hears_of_its_own():
+    """Moves of many games sent at once through a journal of two writers
+    are written in fewer queries (transactions) than moves; a fenced one
+    among them fails alone, and the others are durable."""
+    import asyncio
+
+    games = [start_game("japanese", people=2) for _ in range(12)]
+    lives = [journal.load(game.pk) for game in games]
+    steps = [_turn_step(live) for live in lives]
+    # Another writer took the last game's version: its step is fenced.
+    stale = journal.load(games[-1].pk)
+    journal.write_sync(stale, _turn_step(stale))
+
+    async def write(writer, pairs):
+        return await asyncio.gather(
+            *(writer.write(live, step) for live, step in pairs),
+            return_exceptions=True,
+        )
+
+    async def write_all():
+        writer = journal.Journal(size=2)
+        await writer.open()
+        try:
+            together = await write(writer, list(zip(lives[:8], steps[:8])))
+            grouped = (writer.written, writer.queries)
+            mixed = await write(writer, list(zip(lives[8:], steps[8:])))
+            return together, grouped, mixed
+        finally:
+            await writer.close()
+
+    together, (written, queries), mixed = asyncio.run(write_all())
+
+    assert together == [None] * 8
+    assert written == 8 and queries < 8
+    assert mixed[:3] == [None] * 3 and isinstance(mixed[3], journal.Fenced)
+    for game, step in zip(games[:-1], steps, strict=False):
+        game.refresh_from_db()
+        assert game.version == step.version
+    assert GameEvent.objects.filter(game=games[-1]).count() == stale.version + 1
