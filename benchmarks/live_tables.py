@@ -63,6 +63,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -258,6 +259,13 @@ def wait_for_health(proc, url: str, log_path: Path, timeout: float = 60) -> None
         time.sleep(0.25)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def hops(bases: list[str]) -> int:
     """Messages the processes sent each other through the channel layer so
     far (each one's /health/)."""
@@ -368,7 +376,6 @@ async def play_seat(
     from websockets.exceptions import ConnectionClosed
 
     rng = random.Random(seed)
-    pinger = asyncio.get_running_loop().create_task(keep_alive(ws))
     # What a player needs to move: the version, the status and its legal
     # choices, from a sync's view or an update's position.
     snapshot = None
@@ -431,7 +438,7 @@ async def play_seat(
             code = closed.rcvd.code if closed.rcvd else "none"
             stats.error(f"closed {code}")
     finally:
-        pinger.cancel()
+        ws.pinger.cancel()
 
 
 async def keep_alive(ws) -> None:
@@ -446,14 +453,20 @@ async def keep_alive(ws) -> None:
             return
 
 
-async def connect_all(targets) -> list:
-    """Open a socket for each (base URL, path, session cookie or None)."""
+async def connect_all(targets, ping: bool = False) -> list:
+    """Open a socket for each (base URL, path, session cookie or None); with
+    ``ping``, each pings from the moment it is open."""
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 
     async def one(base, path, cookie):
         async with gate:
             url = base.replace("http", "ws", 1) + path
-            return await open_socket(url, base, cookie)
+            ws = await open_socket(url, base, cookie)
+        if ping:
+            # Heard from at once: a table's server takes a silent socket for
+            # gone, however long the others take to connect.
+            ws.pinger = asyncio.get_running_loop().create_task(keep_alive(ws))
+        return ws
 
     return await asyncio.gather(*(one(*target) for target in targets))
 
@@ -464,9 +477,16 @@ def spread_of(targets, bases: list[str]) -> list[int]:
 
 
 async def run_moves(
-    bases: list[str], route, games, moves: int, think: float, time_limit: float
+    bases: list[str],
+    route,
+    games,
+    moves: int,
+    think: float,
+    time_limit: float,
+    on_start=None,
 ) -> Stats:
-    """``route(game_id, n)`` is the server of a game's n-th socket."""
+    """``route(game_id, n)`` is the server of a game's n-th socket;
+    ``on_start()`` is called as the first moves are made."""
     stats = Stats()
     targets = [
         (route(game_id, n), f"/ws/games/{game_id}/", cookie)
@@ -474,7 +494,7 @@ async def run_moves(
         for n, (game_id, cookie) in enumerate(seats)
     ]
     began = time.perf_counter()
-    sockets = await connect_all(targets)
+    sockets = await connect_all(targets, ping=True)
     stats.connect_seconds = time.perf_counter() - began
     stats.spread = spread_of(targets, bases)
     start = asyncio.Event()
@@ -493,6 +513,8 @@ async def run_moves(
             for n, ws in enumerate(table.sockets)
         ]
     await asyncio.sleep(1)  # every sync in
+    if on_start is not None:
+        on_start()
     stats.started = time.perf_counter()
     start.set()
     _, late = await asyncio.wait(tasks, timeout=time_limit)
@@ -590,6 +612,59 @@ def row(name: str, stats: Stats) -> tuple[str, str]:
     return line, detail
 
 
+def start_profiles(procs, directory: Path, seconds: float) -> list:
+    """py-spy (on PATH or beside this Python) sampling each server for
+    ``seconds``, without pausing it, its stacks written to ``directory``."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    directory.mkdir(parents=True, exist_ok=True)
+    return [
+        subprocess.Popen(
+            [
+                spy, "record", "--pid", str(proc.pid), "--duration", str(int(seconds)),
+                "--rate", "50", "--format", "raw", "--nonblocking",
+                "--output", str(directory / f"server-{n}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for n, proc in enumerate(procs, start=1)
+    ]  # fmt: skip
+
+
+def profile_summary(directory: Path, top: int = 15) -> str:
+    """The functions the servers spent their samples in: by their own time
+    and including what they called, as shares of every sample taken."""
+    own: dict[str, int] = {}
+    within: dict[str, int] = {}
+    total = 0
+    for path in sorted(directory.glob("server-*.txt")):
+        for line in path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not count.isdigit():
+                continue
+            count = int(count)
+            total += count
+            # "function (file:line)": the same function at any line.
+            frames = [frame.rsplit(":", 1)[0] + ")" for frame in stack.split(";")]
+            own[frames[-1]] = own.get(frames[-1], 0) + count
+            for frame in set(frames):
+                within[frame] = within.get(frame, 0) + count
+    if not total:
+        return "no samples"
+    lines = [f"{total} samples; by own time:"]
+    for frame, count in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"  {100 * count / total:5.1f}%  {frame}")
+    lines.append("the project's functions, including what they called:")
+    shown = [
+        (frame, count)
+        for frame, count in sorted(within.items(), key=lambda kv: -kv[1])
+        if "(games/" in frame
+    ]
+    for frame, count in shown[:top]:
+        lines.append(f"  {100 * count / total:5.1f}%  {frame}")
+    return "\n".join(lines)
+
+
 # The targets, checked by the verdict lines.
 PACED_P99_OVER_DURABLE = 3.0
 FLAT_MOVES_PER_SECOND = 2000
@@ -627,6 +702,15 @@ def main() -> None:
         "--time-limit", type=float, default=120, help="seconds per phase"
     )
     parser.add_argument("--redis-db", type=int, default=15)
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="DIR",
+        help="sample each server with py-spy during the moves; stacks in DIR",
+    )
+    parser.add_argument(
+        "--py-spy-seconds", type=float, default=10, help="how long to sample"
+    )
     args = parser.parse_args()
 
     db_url = recreate_database(database_server_url())
@@ -711,9 +795,24 @@ def main() -> None:
                 return bases[next(turn) % len(bases)]
 
         load_before = os.getloadavg()[0]
+        spies = []
+        cpu = {}
+
+        def profile() -> None:
+            cpu["servers"] = sum(cpu_seconds(proc.pid) for proc in procs)
+            cpu["client"] = time.process_time()
+            if args.py_spy:
+                spies.extend(start_profiles(procs, args.py_spy, args.py_spy_seconds))
+
         moves = runner(
-            run_moves(bases, route, games, args.moves, args.think, args.time_limit)
+            run_moves(
+                bases, route, games, args.moves, args.think, args.time_limit, profile
+            )
         )
+        cpu["servers"] = sum(cpu_seconds(proc.pid) for proc in procs) - cpu["servers"]
+        cpu["client"] = time.process_time() - cpu["client"]
+        for spy in spies:
+            spy.wait()
         hops_seen = hops(bases)
         size = round(statistics.mean(moves.frame_bytes)) if moves.frame_bytes else 80
         echo_stats, durable_stats = (
@@ -764,6 +863,12 @@ def main() -> None:
         f"{args.tables}, durable echo {durable_stats.groups_done}/{args.tables}"
     )
     print(f"channel-layer hops between the processes during the moves: {hops_seen}")
+    made = max(len(moves.round_trips), 1)
+    print(
+        f"CPU during the moves: servers {cpu['servers']:.1f} s "
+        f"({cpu['servers'] / made * 1000:.2f} ms a move), "
+        f"clients {cpu['client']:.1f} s ({cpu['client'] / made * 1000:.2f} ms a move)"
+    )
     move_p99 = percentile(moves.round_trips, 0.99)
     ratio = move_p99 / percentile(echo_stats.round_trips, 0.99)
     durable = move_p99 / percentile(durable_stats.round_trips, 0.99)
@@ -773,6 +878,9 @@ def main() -> None:
         f"\nmove p99 / durable echo p99: {durable:.1f}x "
         "(the echo with the one database write a move must wait for)"
     )
+    if args.py_spy:
+        print(f"\nprofile of the servers ({args.py_spy}):")
+        print(profile_summary(args.py_spy))
     seconds = moves.finished - moves.started
     rate = len(moves.round_trips) / seconds if seconds > 0 else 0.0
     if args.think:

@@ -239,11 +239,17 @@ class Journal:
             await self._send(group)
 
     async def _send(self, group: list) -> None:
-        sql, params = _one_query([(sql, params) for sql, params, _ in group])
         try:
             async with self.pool.connection() as conn:
+                cursor = conn.cursor()
+                # Each step bound on its own: the same few statement shapes,
+                # which psycopg parses once and keeps; the group's text is
+                # new every time.
+                sql = ";\n".join(
+                    cursor.mogrify(sql, params) for sql, params, _ in group
+                )
                 self.queries += 1
-                await conn.execute(sql, params)
+                await cursor.execute(sql)
         except (
             psycopg.errors.UniqueViolation,
             psycopg.errors.ForeignKeyViolation,
