@@ -13,9 +13,9 @@ inactive (banned) user cannot connect.
 
 from __future__ import annotations
 
-import json
 import time
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -24,6 +24,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
 from games import selectors, socket_limits
+from games.live.broadcast import encode
 from games.live.hall import hall
 from games.services.notify import LOBBY_GROUP
 
@@ -194,9 +195,9 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             await self.send_error(None, "too_large", "the message is too large")
             return
         try:
-            message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            # RecursionError: brackets nested too deep to parse.
+            # Brackets nested too deep to parse are refused as not JSON too.
+            message = orjson.loads(raw)
+        except orjson.JSONDecodeError:
             await self.send_error(None, "bad_json", "the message is not JSON")
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -285,7 +286,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.send_json(data)
 
     async def send_json(self, content, close=False):
-        await self.send_text(json.dumps(content), close=close)
+        await self.send_text(encode(content), close=close)
 
     async def send_text(self, text: str, close=False):
         # A send can race the client's close; the ASGI server then raises an

@@ -10,8 +10,9 @@ every socket of that audience.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
+
+import orjson
 
 from games.engine.view import position, view
 from games.live.game import PLAYING, LiveGame, Step
@@ -132,4 +133,6 @@ def presence_text(live: LiveGame, present: Iterable[int]) -> str:
 
 
 def encode(message: dict) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    """A message as compact JSON text (integer keys as strings, as the
+    standard library's ``json`` writes them)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -25,6 +25,7 @@ import operator
 from collections import deque
 from functools import reduce
 
+import orjson
 import psycopg
 from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import F, Q, Window
@@ -64,6 +65,15 @@ EVENT_COLUMNS = (
 )
 
 
+def jsonb(value) -> Jsonb:
+    """A value for a jsonb column, written by orjson (as ``json`` would)."""
+    return Jsonb(value, dumps=_dumps)
+
+
+def _dumps(value) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
 class Fenced(Exception):
     """A step's version was already written: another process owns the game."""
 
@@ -98,9 +108,9 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
                 [
                     live.game_id,
                     deal["index"],
-                    Jsonb(deal["hands"]),
+                    jsonb(deal["hands"]),
                     deal["turned"],
-                    Jsonb(deal["columns"]),
+                    jsonb(deal["columns"]),
                     deal["salt"],
                     deal["commitment"],
                 ],
@@ -115,15 +125,15 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
         "cards_played": live.cards_played + cards,
     }
     if step.deal is not None:
-        game["commitments"] = Jsonb([*live.commitments, step.deal["commitment"]])
+        game["commitments"] = jsonb([*live.commitments, step.deal["commitment"]])
     if step.save_state:
-        game["state"] = Jsonb(state_to_json(step.state))
+        game["state"] = jsonb(state_to_json(step.state))
         game["state_version"] = step.version
     if step.ends_game:
         game["status"] = step.status
         game["finished_at"] = step.events[-1]["created_at"]
         if step.status == FINISHED:
-            game["result"] = Jsonb(result_of(step.state))
+            game["result"] = jsonb(result_of(step.state))
     assignments = ", ".join(f"{column} = %s" for column in game)
     out.append(
         (
@@ -159,7 +169,7 @@ def result_of(state) -> dict:
 
 def _value(column: str, value):
     if column in ("action", "public"):
-        return None if value is None else Jsonb(value)
+        return None if value is None else jsonb(value)
     return value
 
 
