@@ -206,9 +206,9 @@ def test_writes_arriving_together_share_commits_and_each_hears_of_its_own():
         writer = journal.Journal(size=2)
         await writer.open()
         try:
-            together = await write(writer, list(zip(lives[:8], steps[:8])))
+            together = await write(writer, list(zip(lives[:8], steps[:8], strict=True)))
             grouped = (writer.written, writer.queries)
-            mixed = await write(writer, list(zip(lives[8:], steps[8:])))
+            mixed = await write(writer, list(zip(lives[8:], steps[8:], strict=True)))
             return together, grouped, mixed
         finally:
             await writer.close()
