@@ -104,8 +104,10 @@ class LiveGame:
     status: str = PLAYING
     cards_played: int = 0
     commitments: list[str] = field(default_factory=list)
-    # Answers to action ids, by (seat, id): a resend gets the first answer.
-    answers: dict[tuple[int, str], dict] = field(default_factory=dict)
+    # The version each action id was answered with, by (seat, id): a resend
+    # gets the first answer. (Plain numbers: nothing for the garbage
+    # collector to scan, however many moves a game has had.)
+    answers: dict[tuple[int, str], int] = field(default_factory=dict)
     # Consecutive timeouts of each seat (for ``Timing.forfeit_after_timeouts``).
     timeouts: list[int] = field(default_factory=list)
     # The seat actions of the deal being played (what a bot may know).
@@ -132,7 +134,10 @@ class LiveGame:
         answered = self.answers.get((seat, client_id))
         if answered is not None:
             return Step(
-                events=[], state=self.state, deadline=self.deadline, answer=answered
+                events=[],
+                state=self.state,
+                deadline=self.deadline,
+                answer={"version": answered},
             )
         self.check_playing()
         if self.timed_out == (expected_version, seat):
@@ -245,7 +250,7 @@ class LiveGame:
         if step.seat_left is not None:
             self.seats[step.seat_left].left = True
         if step.client is not None:
-            self.answers[step.client] = step.answer
+            self.answers[step.client] = step.answer["version"]
         if step.cause == TIMEOUT and step.seat is not None:
             self.timed_out = (step.version - len(step.events), step.seat)
 

@@ -46,7 +46,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import graces, journal, routing, thinking
+from games.live import broadcast, graces, journal, routing, thinking
 from games.live.game import PLAYING
 from games.live.owner import RECENT_STEPS, GameOwner
 
@@ -131,6 +131,8 @@ class Hall:
         # owner, they attach again to the new one.
         self.remote: dict[int, tuple[str, set]] = {}
         self.adopting: dict[int, asyncio.Future] = {}
+        # The seats present in each owned game, as last written to Redis.
+        self.told_present: dict[int, str] = {}
         self.taking_over: asyncio.Task | None = None  # orphans being adopted
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
@@ -381,6 +383,7 @@ class Hall:
             self.spawn(self._release(owner.game_id))
 
     async def _release(self, game_id: int) -> None:
+        self.told_present.pop(game_id, None)
         await self.redis.delete(owner_key(game_id), present_key(game_id))
         await self.redis.zrem(SEEN, game_id)
 
@@ -388,6 +391,7 @@ class Hall:
         """The lease was lost (this process stalled): another process owns
         the game now; its sockets reconnect there."""
         owner = self.owners.pop(game_id, None)
+        self.told_present.pop(game_id, None)
         if owner is None:
             return
         owner.stop()
@@ -434,14 +438,22 @@ class Hall:
                 keys=[owner_key(g) for g in games],
                 args=[self.channel, int(LEASE_SECONDS * 1000)],
             )
-            pipe = self.redis.pipeline(transaction=False)
-            for game_id, held in zip(games, kept, strict=True):
-                if not held:
+            held = []
+            for game_id, kept_it in zip(games, kept, strict=True):
+                if kept_it:
+                    held.append(game_id)
+                else:
                     self._yield(game_id)
-                    continue
-                pipe.zadd(SEEN, {game_id: wall})
-                seats = ",".join(str(s) for s in sorted(self.owners[game_id].present()))
-                pipe.set(present_key(game_id), seats, ex=60)
+            pipe = self.redis.pipeline(transaction=False)
+            if held:
+                pipe.zadd(SEEN, dict.fromkeys(held, wall))
+            for game_id in held:
+                # Who is here, written when it changed: for the process that
+                # takes the game over should this one die.
+                seats = ",".join(map(str, sorted(self.owners[game_id].present())))
+                if self.told_present.get(game_id) != seats:
+                    self.told_present[game_id] = seats
+                    pipe.set(present_key(game_id), seats)
             await pipe.execute()
         for owner in list(self.owners.values()):
             await owner.drop_silent(settings.PULKA_SOCKET_SILENCE_SECONDS)
@@ -463,11 +475,11 @@ class Hall:
         orphans = await self.mine_to_take([int(game_id) for game_id in found])
         if orphans and (self.taking_over is None or self.taking_over.done()):
             # Beside the heartbeat, which must go on renewing the leases.
-            self.taking_over = self.spawn(self._adopt_orphans(orphans))
+            self.taking_over = self.spawn(self._adopt_in_batches(orphans))
 
-    async def _adopt_orphans(self, orphans: list[int]) -> None:
-        for start in range(0, len(orphans), ADOPT_AT_ONCE):
-            await self.adopt_many(orphans[start : start + ADOPT_AT_ONCE])
+    async def _adopt_in_batches(self, game_ids: list[int]) -> None:
+        for start in range(0, len(game_ids), ADOPT_AT_ONCE):
+            await self.adopt_many(game_ids[start : start + ADOPT_AT_ONCE])
 
     # Messages on this process's channel
 
@@ -477,6 +489,10 @@ class Hall:
             self.spawn(self._on_message(message))
 
     async def _on_message(self, message: dict) -> None:
+        if message["type"] == "hall.adopt_many":
+            games = [g for g in message["games"] if g not in self.owners]
+            await self._adopt_in_batches(await self.mine_to_take(games))
+            return
         game_id = message["game"]
         command = message.get("command") or {"kind": "wake"}
         if message["type"] == "hall.adopt":
@@ -598,7 +614,7 @@ def _load_many(game_ids: list[int]):
         .values_list("game_id", "version", "public")
     )
     for game_id, version, public in rows:
-        recent[game_id].append({"version": version, "events": public})
+        recent[game_id].append(broadcast.held({"version": version, "events": public}))
     return loaded, recent
 
 
@@ -628,6 +644,15 @@ def tell_owner(game_id: int, command: dict) -> None:
     else:
         message = {"type": "hall.adopt", "game": game_id, "command": command}
         async_to_sync(layer.group_send)(HALLS_GROUP, message)
+
+
+def hand_over(game_ids: list[int]) -> None:
+    """Hand unowned games to the servers, all in one message: each server
+    takes those that are its own (``Hall.mine_to_take``), a batch at a time,
+    as it takes a dead server's games over."""
+    if game_ids:
+        message = {"type": "hall.adopt_many", "games": list(game_ids)}
+        async_to_sync(get_channel_layer().group_send)(HALLS_GROUP, message)
 
 
 def unowned(game_ids: list[int]) -> list[int]:

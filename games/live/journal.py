@@ -388,7 +388,7 @@ def load_many(
     for game_id, seat, client, version in answered.values_list(
         "game_id", "seat", "client_id", "version"
     ):
-        answers[game_id][(seat, client)] = {"version": version}
+        answers[game_id][(seat, client)] = version
     timeouts = _timeouts(games, {g.pk: len(seats[g.table_id]) for g in games})
     loaded = {}
     for game in games:

@@ -54,10 +54,11 @@ class Attached:
 
 
 class GameOwner:
-    def __init__(self, hall, live: LiveGame, recent: list[dict]):
+    def __init__(self, hall, live: LiveGame, recent: list[tuple[int, bytes]]):
         self.hall = hall
         self.live = live
-        self.recent: deque[dict] = deque(recent, maxlen=RECENT_STEPS)
+        # The latest steps' public events (``broadcast.held``), for resyncs.
+        self.recent: deque[tuple[int, bytes]] = deque(recent, maxlen=RECENT_STEPS)
         self.lock = asyncio.Lock()
         self.sockets: dict[str, Attached] = {}
         # Seats that were present when the game changed owner, until their
@@ -288,7 +289,7 @@ class GameOwner:
                 "the game moved on: here is where it stands", code="stale_version"
             ) from None
         live.commit(step)
-        self.recent.extend(step.public)
+        self.recent.extend(map(broadcast.held, step.public))
         if step.ends_game:
             self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
                 live.game_id

@@ -153,8 +153,7 @@ def hand_over_unowned() -> int:
         Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True)
     )
     orphans = hall.unowned(playing)
-    for game_id in orphans:
-        hall.tell_owner(game_id, {"kind": "wake"})
+    hall.hand_over(orphans)
     return len(orphans)
 
 
