@@ -6,10 +6,12 @@ players' moves, bot moves, timeouts, resignations and disconnect graces.
 What a step is and what it changes is decided by ``game.LiveGame`` without
 any I/O; ``journal`` makes it durable (one round trip for an ordinary
 move); ``broadcast`` builds what each recipient is sent; ``timers`` keeps
-the deadlines on the event loop; ``hall`` is the process's registry of the
-games it owns, the lease that says who owns what, and the way messages
-reach an owner in another process.
+the deadlines on the event loop; ``routing`` says which process the proxy
+sends a game's sockets to (the one that should own it); ``hall`` is the
+process's registry of the games it owns, the lease that says who owns what,
+and the way messages reach an owner in another process.
 
 Import direction: ``game`` < ``journal`` < ``broadcast`` < ``timers`` <
-``owner`` < ``hall``; the consumers call ``hall`` only.
+``owner`` < ``routing`` < ``hall``; the consumers call ``hall`` (and
+``broadcast.encode``) only.
 """

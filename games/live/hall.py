@@ -20,8 +20,10 @@ turn runs out while no server was there to play it.
 **Homes.** The proxy sends a game's sockets to the game's home process
 (``routing.home``), so that is the process that should own it: a game
 handed to "any server" (``hall.adopt``, orphans found by the heartbeat) is
-taken by its home while the home is alive (its key ``pulka:live:node:<node>``
-renewed by its heartbeat), by whichever process comes first otherwise.
+taken by its home among the processes alive (each renews its key
+``pulka:live:node:<node>`` with its heartbeat). Should the home die, that is
+the process with the next highest weight, the one the proxy then sends the
+sockets to.
 
 **Routing.** A socket's messages go to its game's owner: a direct call when
 the owner is in this process; otherwise a message on the owner's channel,
@@ -416,18 +418,19 @@ class Hall:
             )
 
     async def mine_to_take(self, game_ids: list[int]) -> list[int]:
-        """Of unowned games, those this process should take: its own home's,
-        and those whose home is not alive. Every game when there are no
-        nodes (one process)."""
+        """Of unowned games, those this process should take: those whose home
+        among the live processes is this one, which is where the proxy sends
+        their sockets (it skips a dead upstream as this skips a dead node).
+        Every game when there are no nodes (one process)."""
         if not self.nodes or not game_ids:
             return game_ids
-        homes = {g: routing.home(g, self.nodes) for g in game_ids}
-        others = sorted({h for h in homes.values() if h != self.node})
-        alive = set()
-        if others:
-            answers = await self.redis.mget([node_key(node) for node in others])
-            alive = {node for node, up in zip(others, answers, strict=True) if up}
-        return [g for g in game_ids if homes[g] == self.node or homes[g] not in alive]
+        answers = await self.redis.mget([node_key(node) for node in self.nodes])
+        alive = [
+            node
+            for node, up in zip(self.nodes, answers, strict=True)
+            if up or node == self.node
+        ]
+        return [g for g in game_ids if routing.home(g, alive) == self.node]
 
     async def heartbeat(self) -> None:
         wall = time.time()

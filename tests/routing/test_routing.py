@@ -15,6 +15,7 @@ import asyncio
 import json
 import shutil
 import threading
+import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -24,6 +25,7 @@ from games import services
 from games.live.routing import home
 from games.models import Game
 from tests.live.support import TableClient, wait_all_disconnected
+from tests.live.test_owners import TAKEOVER_SECONDS, event_rows, kill
 from tests.processes import Process, free_port, wait_for_http
 
 CADDY = shutil.which("caddy")
@@ -40,6 +42,8 @@ def caddyfile(port: int, upstreams: list[str]) -> str:
 \t@game path /ws/games/*
 \treverse_proxy @game {targets} {{
 \t\tlb_policy uri_hash
+\t\tfail_duration 10s
+\t\tlb_try_duration 5s
 \t}}
 \treverse_proxy {targets}
 }}
@@ -158,3 +162,76 @@ def test_routed_tables_play_without_a_channel_layer_hop(own_servers, people, log
         assert all(health(url)["sent"] > 0 for url in urls)
     finally:
         caddy.stop()
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.django_db(transaction=True)
+def test_a_routed_game_goes_on_at_the_next_home_when_its_owner_is_killed(
+    own_servers, people, log_dir
+):
+    """The home of a game is killed mid-game: the proxy sends the players'
+    new sockets to the next process by the same hash, which takes the game
+    over from the database, and play goes on with every acknowledged move
+    kept once."""
+    ports = [free_port(), free_port()]
+    nodes = [f"127.0.0.1:{port}" for port in ports]
+    servers = {}
+    for number, (port, node) in enumerate(zip(ports, nodes, strict=True), start=1):
+        env = {"PULKA_LIVE_NODES": ",".join(nodes), "PULKA_LIVE_NODE": node}
+        servers[node] = own_servers(f"failover-{number}", port=port, env=env)
+    proxy_port = free_port()
+    caddy = start_caddy("caddy-failover", proxy_port, nodes, log_dir)
+    proxy = f"http://127.0.0.1:{proxy_port}"
+    try:
+        wait_for_http(caddy, f"{proxy}/health/")
+        alice, bob = people(2)
+        table = services.table_create(
+            user=alice.user, profile="japanese", turn_seconds=120
+        )
+        services.seat_take(table_id=table.pk, user=bob.user, number=1)
+        game = Game.objects.get(table=table)
+        first = home(game.pk, nodes)
+        (survivor,) = set(nodes) - {first}
+
+        async def scenario():
+            async with (
+                TableClient(proxy, game.pk, alice.session_key) as a,
+                TableClient(proxy, game.pk, bob.session_key) as b,
+            ):
+                await asyncio.gather(
+                    a.play_until(at_version(10), timeout=60),
+                    b.play_until(at_version(10), timeout=60),
+                )
+                acked = {**a.acks, **b.acks}
+            killed_at = time.monotonic()
+            kill(servers[first][0])
+            async with (
+                TableClient(proxy, game.pk, alice.session_key) as a,
+                TableClient(proxy, game.pk, bob.session_key) as b,
+            ):
+                await asyncio.gather(
+                    a.receive_until(lambda c: c.snapshot is not None, timeout=30),
+                    b.receive_until(lambda c: c.snapshot is not None, timeout=30),
+                )
+                back = time.monotonic() - killed_at
+                await asyncio.gather(
+                    a.play_until(at_version(24), timeout=60),
+                    b.play_until(at_version(24), timeout=60),
+                )
+                return acked, {**a.acks, **b.acks}, back, a.errors + b.errors
+
+        acked, later, back, errors = asyncio.run(scenario())
+        wait_all_disconnected(game.pk)
+    finally:
+        caddy.stop()
+
+    assert back < TAKEOVER_SECONDS + 5
+    assert not [e for e in errors if e["code"] != "stale_version"]
+    rows = event_rows(game.pk)
+    assert [version for version, *_ in rows] == list(range(1, len(rows) + 1))
+    by_client = {client: version for version, _, client, _ in rows if client}
+    for client_id, ack in {**acked, **later}.items():
+        assert by_client[client_id] == ack["version"]
+    # The survivor owns the game now.
+    live = health(servers[survivor][1])
+    assert live["owned"] == 1
