@@ -20,6 +20,7 @@ in one Django transaction (``finish_sync``), so both happen exactly once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import operator
 from collections import deque
@@ -174,9 +175,14 @@ def _value(column: str, value):
 
 
 def _insert(table: str, columns, values) -> tuple[str, list]:
-    marks = ", ".join(["%s"] * len(values))
-    names = ", ".join(columns)
-    return f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values)
+    return _insert_sql(table, tuple(columns)), list(values)
+
+
+@functools.cache
+def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
+    """The same few statements over and over: each text is built once."""
+    marks = ", ".join(["%s"] * len(columns))
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
 
 def _one_query(parts: list[tuple[str, list]]) -> tuple[str, list]:

@@ -27,13 +27,12 @@ from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.utils import timezone
 
 from config.errors import ApplicationError, NotAllowed
 from games.errors import NotPlaying
 from games.live import broadcast, journal, thinking
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
-from games.live.timers import Alarm
+from games.live.timers import Alarm, now
 
 logger = logging.getLogger(__name__)
 
@@ -110,9 +109,9 @@ class GameOwner:
     async def drop_silent(self, limit: float) -> None:
         """Forget sockets not heard from for ``limit`` seconds, and seats
         expected back that did not come."""
-        now = time.monotonic()
+        checked_at = time.monotonic()
         before = self.present()
-        silent = [k for k, a in self.sockets.items() if now - a.heard_at > limit]
+        silent = [k for k, a in self.sockets.items() if checked_at - a.heard_at > limit]
         for key in silent:
             attached = self.sockets.pop(key)
             try:
@@ -120,7 +119,7 @@ class GameOwner:
             except Exception:  # a socket already gone has nothing to close
                 logger.debug("closing a silent socket failed", exc_info=True)
         for seat, since in list(self.expected.items()):
-            if now - since > limit:
+            if checked_at - since > limit:
                 del self.expected[seat]
         if self.present() != before:
             await self._presence_changed(before)
@@ -188,7 +187,7 @@ class GameOwner:
         )
 
     async def _player_command(self, kind: str, command: dict, seat: int):
-        now = timezone.now()
+        moved_at = now()
         async with self.lock:
             live = self.live
             if kind == "action":
@@ -197,17 +196,17 @@ class GameOwner:
                     command.get("action"),
                     expected_version=command["version"],
                     client_id=command["id"],
-                    now=now,
+                    now=moved_at,
                     lag=settings.PULKA_MOVE_LAG_SECONDS,
                 )
             elif kind == "resign":
-                step = live.decide_resign(seat, cause=PLAYER, now=now)
+                step = live.decide_resign(seat, cause=PLAYER, now=moved_at)
             elif kind == "abort":
                 if live.managed:
                     raise NotAllowed("a tournament game cannot be called off")
                 if live.cards_played:
                     raise NotAllowed("a game can be aborted only before its first card")
-                step = live.decide_abort(now)
+                step = live.decide_abort(moved_at)
             else:
                 raise ApplicationError(f"unknown command {kind!r}", code="unknown_type")
             await self._apply(step)
@@ -220,7 +219,7 @@ class GameOwner:
             if self.live.status != PLAYING or self.live.seats[seat].left:
                 return
             await self._apply(
-                self.live.decide_resign(seat, cause=DISCONNECT, now=timezone.now())
+                self.live.decide_resign(seat, cause=DISCONNECT, now=now())
             )
 
     # Timers and bots
@@ -254,12 +253,12 @@ class GameOwner:
         async with self.lock:
             if live.status != PLAYING or live.version != version:
                 return
-            now = timezone.now()
-            if live.deadline is not None and live.deadline - now > EARLY:
+            due_at = now()
+            if live.deadline is not None and live.deadline - due_at > EARLY:
                 self._arm()  # moved by an outage meanwhile: not due yet
                 return
             try:
-                await self._apply(live.decide_automatic(now, thought))
+                await self._apply(live.decide_automatic(due_at, thought))
             except ApplicationError as error:
                 # Nobody to tell: the game moved elsewhere or is gone.
                 logger.info("no move due in game %s: %s", live.game_id, error)

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 
-from django.utils import timezone
+
+def now() -> datetime:
+    """The time, aware and in UTC, as Django's ``timezone.now()`` gives it
+    with USE_TZ, without reading the settings on every move."""
+    return datetime.now(UTC)
 
 
 class Alarm:
@@ -28,7 +32,7 @@ class Alarm:
         if due is None:
             return
         loop = asyncio.get_running_loop()
-        delay = (due - timezone.now()).total_seconds()
+        delay = (due - now()).total_seconds()
         self.due = due
         self.handle = loop.call_at(loop.time() + max(delay, 0.0), self._ring)
 
