@@ -21,44 +21,26 @@ CARDS_BEFORE_TRUMP = 3
 def view(state: State, seat: int | None = None) -> dict:
     """The state as ``seat`` sees it; ``None`` gives the spectators' view."""
     rules = state.rules
-    naming = state.phase == TRUMP
     in_deal = state.phase not in (DEAL, OVER)
-    out = {
+    return {
         "profile": rules.profile,
         "options": dict(rules.options),
         "players": rules.players,
-        "phase": state.phase,
         "deal": state.deal_index,
         "dealer": state.dealer if in_deal else None,
         "cards": state.cards_each if in_deal else None,
         "trump": state.trump,
         "turned": state.turned,
-        "turn": state.turn,
         "bids": list(state.bids),
         "tricks": list(state.tricks) if in_deal else [],
         "trick": [choice_to_json(play) | {"seat": play.seat} for play in state.trick],
         "trick_number": len(state.trick_winners),
-        "hand_sizes": [len(hand) for hand in state.hands] if in_deal else [],
-        "hand": _own_hand(state, seat) if in_deal else [],
-        "columns": _columns(state) if in_deal and not naming else [],
         "deals": [deal.to_json(rules) for deal in state.deals],
         "pulkas": [pulka.to_json() for pulka in state.pulkas],
-        "totals": list(state.totals),
-        "left": list(state.left),
         "places": list(state.places),
         "seat": seat,
+        **position(state, seat),
     }
-    if naming:
-        out["hand_sizes"] = [
-            len(_visible_before_trump(state, s)) for s in range(state.players)
-        ]
-    if state.phase == DEAL:
-        out["next_deal"] = next_json(state)
-    # A seat whose player has left is played by a bot: its view is for
-    # watching only.
-    if seat is not None and seat == state.turn and seat not in state.left:
-        out["legal"] = [offer_to_json(action) for action in legal_actions(state)]
-    return out
 
 
 def _visible_before_trump(state: State, seat: int) -> tuple[str, ...]:
@@ -106,6 +88,8 @@ def position(state: State, seat: int | None = None) -> dict:
         ]
     if state.phase == DEAL:
         out["next_deal"] = next_json(state)
+    # A seat whose player has left is played by a bot: its view is for
+    # watching only.
     if seat is not None and seat == state.turn and seat not in state.left:
         out["legal"] = [offer_to_json(action) for action in legal_actions(state)]
     return out
