@@ -85,8 +85,10 @@ class TimedClient(TableClient):
     async def receive(self, timeout: float = 10) -> dict:
         message = await super().receive(timeout)
         now = time.time()
-        if message["type"] == "update":
-            for step in message["events"]:
+        # Updates, and the sync that tells the game's last step.
+        ending = message["type"] == "sync" and message["status"] != "playing"
+        if message["type"] == "update" or ending:
+            for step in message.get("events") or []:
                 self.arrived.setdefault(step["version"], now)
         return message
 
@@ -129,7 +131,9 @@ def test_a_whole_match_against_a_bot_arrives_live(platform):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     syncs = [message for message in client.messages if message["type"] == "sync"]
-    assert len(syncs) == 1, "the client was sent a resync"
+    # The one on connecting, and the one that ends the game: no resync.
+    assert len(syncs) == 2, "the client was sent a resync"
+    assert syncs[-1]["status"] == "finished"
     versions = sorted(client.arrived)
     assert versions == list(range(versions[0], game.version + 1)), "a gap"
     made_by_worker = GameEvent.objects.filter(
