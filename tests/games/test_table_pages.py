@@ -235,7 +235,7 @@ def test_the_replay_page_embeds_the_record_and_its_result(client, finished_game)
     assert result["totals"] == game.result["totals"]
     assert len(result["deals"]) == len(record["deals"])
     assert all(len(deal["trick_winners"]) == 18 for deal in result["deals"])
-    assert "js/replay.js" in content
+    assert "js/replay/main.js" in content
 
 
 def test_the_table_page_of_a_finished_game_reveals_the_deals(client, finished_game):
