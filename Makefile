@@ -6,15 +6,19 @@ BIN := $(VENV)/bin
 # Reinstall only when pyproject.toml changes (or the virtualenv is new).
 STAMP := $(VENV)/.install.stamp
 PYTEST_ARGS ?=
+# pytest-xdist workers: one per core. Each has its own test database and
+# Redis database (config/settings/test.py).
+PYTEST_WORKERS ?= auto
 # The browser code's linter, from package.json / package-lock.json.
 NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-js system-packages install lint lint-js format check migrate services clean
+.PHONY: help run test test-fast test-js system-packages install lint lint-js format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
+	@echo "make test-fast  the suite without the tests marked slow, for the edit loop"
 	@echo "make lint   ruff check and format check, ESLint for static/js"
 	@echo "make format ruff fix and format"
 	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
@@ -36,9 +40,13 @@ install: $(STAMP) $(NODE_STAMP)
 run: $(STAMP)
 	$(BIN)/python scripts/run_platform.py
 
-# The browser code's unit tests first (a second), then the suite.
+# The browser code's unit tests first (a second), then the suite on every core.
 test: $(STAMP) system-packages test-js
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The same without the long checks marked slow (docs/testing.md).
+test-fast: $(STAMP) system-packages test-js
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" $(PYTEST_ARGS)
 
 # Chromium (browser tests) and Caddy (the proxy's routing test), from
 # Debian's packages if missing.

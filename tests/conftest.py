@@ -6,6 +6,19 @@ from rest_framework.test import APIClient
 from config.embedded import EmbeddedServices
 from tests.factories import StaffUserFactory, UserFactory
 
+# Packages whose tests share servers started once for the package (uvicorn
+# and a Celery worker, package-scoped fixtures): under pytest-xdist each of
+# them runs whole on one worker (--dist loadgroup), so its servers start
+# once rather than once on every worker that meets one of its tests.
+SERVER_SHARING_PACKAGES = ("browser", "live")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        package = item.path.parent.name
+        if package in SERVER_SHARING_PACKAGES:
+            item.add_marker(pytest.mark.xdist_group(package))
+
 
 def pytest_sessionstart(session):
     """Start this checkout's embedded PostgreSQL and Redis for the run (those

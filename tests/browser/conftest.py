@@ -118,11 +118,11 @@ def _wait_for_other_sessions_to_close(timeout: float = 10) -> None:
         time.sleep(0.1)
 
 
-@pytest.fixture
-def process_env(transactional_db) -> dict:
-    """The environment of the server and the worker: the test database (and
-    through transactional_db they are stopped before it is flushed), the same
-    Redis, the test settings and quick bots."""
+@pytest.fixture(scope="package")
+def process_env(django_db_setup, django_db_blocker) -> dict:
+    """The environment of the server and the worker: the test database, the
+    same Redis, the test settings and quick bots. Depending on
+    django_db_setup means they are stopped before the database is dropped."""
     yield {
         **os.environ,
         "DATABASE_URL": database_url(connection.settings_dict),
@@ -134,21 +134,22 @@ def process_env(transactional_db) -> dict:
         "PYTHONUNBUFFERED": "1",
     }
     # The server and the worker are stopped by now.
-    _wait_for_other_sessions_to_close()
+    with django_db_blocker.unblock():
+        _wait_for_other_sessions_to_close()
 
 
-@pytest.fixture
-def log_dir(tmp_path) -> Path:
-    path = tmp_path / "logs"
-    path.mkdir()
-    return path
+@pytest.fixture(scope="package")
+def log_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("browser-logs")
 
 
-@pytest.fixture
+@pytest.fixture(scope="package")
 def server(process_env, log_dir, worker):
     """uvicorn serving config.asgi:application on a free port: its base URL.
 
-    It is stopped before the worker, whose queue is purged last: closing the
+    One server and one worker serve the package's tests (each test's data
+    is flushed after it; the games of one never meet another's). The server
+    is stopped before the worker, whose queue is purged last: closing the
     browser's WebSockets still sets timers (a disconnected seat's grace).
     """
     port = free_port()
@@ -169,7 +170,7 @@ def server(process_env, log_dir, worker):
         print(f"\n--- uvicorn log ({process.log_path}) ---\n{process.log_tail()}")
 
 
-@pytest.fixture
+@pytest.fixture(scope="package")
 def worker(process_env, log_dir):
     """A Celery worker on the test queue, which is purged first: timers left
     by earlier tests (whose games are gone) would only hold it up."""
@@ -219,9 +220,9 @@ def browser():
 
 
 @pytest.fixture
-def page(server, browser):
+def page(transactional_db, server, browser):
     """A fresh browser page on the server, with its JavaScript errors kept in
-    ``page.js_errors``."""
+    ``page.js_errors``; the test's data is flushed when it ends."""
     context = browser.new_context(
         base_url=server, viewport={"width": 1280, "height": 900}, locale="en-US"
     )
