@@ -93,7 +93,7 @@ def create_games(count: int, turn: int, hand_over: bool) -> list[int]:
     from django.contrib.auth import get_user_model
 
     from games import services
-    from games.live import hall
+    from games.live import relay
     from games.models import Game
 
     user_model = get_user_model()
@@ -108,7 +108,7 @@ def create_games(count: int, turn: int, hand_over: bool) -> list[int]:
         services.seat_take(table_id=table.pk, user=users[2 * n + 1], number=1)
         ids.append(Game.objects.values_list("pk", flat=True).get(table=table))
         if hand_over:
-            hall.hand_over(ids[-1:])
+            relay.hand_over(ids[-1:])
     return ids
 
 

@@ -83,7 +83,8 @@ def live_games() -> dict:
     owns, and the messages it sent through the channel layer to reach an
     owner or a socket in another process (none while every game's sockets
     reach their owner)."""
-    from games.live.hall import HOPS, owned_games
+    from games.live.hall import owned_games
+    from games.live.relay import HOPS
 
     return {"node": settings.PULKA_LIVE_NODE, "owned": owned_games(), **HOPS}
 

@@ -176,8 +176,10 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             return
         self.seat = access.seat
         await self.accept()
-        self.hall = await hall()
-        self.attached = await self.hall.attach(self.game_id, self, self.seat, None)
+        # The relay takes the socket's messages to its game's owner, in this
+        # process or another.
+        self.relay = (await hall()).relay
+        self.attached = await self.relay.attach(self.game_id, self, self.seat, None)
         if not self.attached:
             await self.send_stored_sync(None)
 
@@ -185,7 +187,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.leave_user_group()
         if self.attached:
             self.attached = False
-            await self.hall.detach(self.game_id, self)
+            await self.relay.detach(self.game_id, self)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
@@ -274,7 +276,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
 
     async def tell_owner(self, command: dict):
         if self.attached:
-            await self.hall.command(self.game_id, self.channel_name, command)
+            await self.relay.command(self.game_id, self.channel_name, command)
 
     # Server messages
 

@@ -7,11 +7,13 @@ What a step is and what it changes is decided by ``game.LiveGame`` without
 any I/O; ``journal`` makes it durable (one round trip for an ordinary
 move); ``broadcast`` builds what each recipient is sent; ``timers`` keeps
 the deadlines on the event loop; ``routing`` says which process the proxy
-sends a game's sockets to (the one that should own it); ``hall`` is the
-process's registry of the games it owns, the lease that says who owns what,
-and the way messages reach an owner in another process.
+sends a game's sockets to (the one that should own it); ``leases`` names
+the keys in Redis that say who owns what and which processes are alive;
+``hall`` is the process's registry of the games it owns, with their leases;
+``relay`` is the way messages reach an owner in another process, and which
+process takes a game nobody owns.
 
 Import direction: ``game`` < ``journal`` < ``broadcast`` < ``timers`` <
-``owner`` < ``routing`` < ``hall``; the consumers call ``hall`` (and
-``broadcast.encode``) only.
+``owner`` < ``routing`` < ``leases`` < ``relay`` < ``hall``; the consumers
+call ``hall`` and its ``relay`` (and ``broadcast.encode``) only.
 """

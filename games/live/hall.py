@@ -1,8 +1,10 @@
-"""Who owns which live game, and how a message reaches its owner.
+"""Which live games this server process owns.
 
 Each server process (each event loop) has one ``Hall``: the games it owns,
 its own channel on the channel layer, a pool of async database connections
-for the owners' writes, and a heartbeat.
+for the owners' writes, and a heartbeat. Its ``relay`` deals with the other
+processes: the messages to and from owners elsewhere, and which of the
+games nobody owns are this process's to take.
 
 **Leases.** A process owns a game while it holds the key
 ``pulka:live:<game>:owner`` in Redis (its channel name, set with NX and a
@@ -16,21 +18,6 @@ events' unique version fences the writes themselves (``journal.Fenced``).
 **Outages.** A process taking a game over after it went unowned for longer
 than the heartbeats allow moves the turn's deadline on by that time, so no
 turn runs out while no server was there to play it.
-
-**Homes.** The proxy sends a game's sockets to the game's home process
-(``routing.home``), so that is the process that should own it: a game
-handed to "any server" (``hall.adopt``, orphans found by the heartbeat) is
-taken by its home among the processes alive (each renews its key
-``pulka:live:node:<node>`` with its heartbeat). Should the home die, that is
-the process with the next highest weight, the one the proxy then sends the
-sockets to.
-
-**Routing.** A socket's messages go to its game's owner: a direct call when
-the owner is in this process; otherwise a message on the owner's channel,
-which answers on the socket's channel. Each such message is a hop, counted
-in ``HOPS`` (shown on /health/): a game whose sockets reach its owner makes
-none. Code outside a server (Celery tasks, the site's services) reaches
-owners with ``tell_owner``.
 """
 
 from __future__ import annotations
@@ -44,25 +31,23 @@ import weakref
 from concurrent.futures import ProcessPoolExecutor
 
 import redis.asyncio as aioredis
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import broadcast, graces, journal, routing, thinking
+from games.live import broadcast, graces, journal, thinking
 from games.live.game import PLAYING
+from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
+from games.live.relay import Relay
 
 logger = logging.getLogger(__name__)
 
-HALLS_GROUP = "pulka-halls"
 SEEN = "pulka:live:seen"
-LEASE_SECONDS = 6.0
 HEARTBEAT_SECONDS = 2.0
-# Remembered owner channels of games owned elsewhere.
-ROUTE_SECONDS = 2.0
-# Orphaned games taken over per heartbeat, at most, and at once.
+# Orphaned games taken over per heartbeat, at most (``relay.ADOPT_AT_ONCE``
+# at once).
 ADOPT_PER_BEAT = 1000
-ADOPT_AT_ONCE = 100
 
 RENEW = """
 local out = {}
@@ -78,73 +63,25 @@ return out
 """
 
 
-# Messages this process sent through the channel layer to reach an owner
-# or a socket in another process, since it started.
-HOPS = {"sent": 0}
-
-
-def owner_key(game_id: int) -> str:
-    return f"pulka:live:{game_id}:owner"
-
-
-def node_key(node: str) -> str:
-    return f"pulka:live:node:{node}"
-
-
 def present_key(game_id: int) -> str:
     return f"pulka:live:{game_id}:present"
-
-
-class LocalSink:
-    """A consumer in this process."""
-
-    def __init__(self, consumer):
-        self.consumer = consumer
-
-    async def send_text(self, text: str) -> None:
-        await self.consumer.send_text(text)
-
-    async def close(self, code: int) -> None:
-        await self.consumer.close(code=code)
-
-
-class RemoteSink:
-    """A consumer in another process, through the channel layer."""
-
-    def __init__(self, layer, channel: str):
-        self.layer, self.channel = layer, channel
-
-    async def send_text(self, text: str) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(self.channel, {"type": "table.text", "text": text})
-
-    async def close(self, code: int) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(self.channel, {"type": "table.close", "code": code})
 
 
 class Hall:
     def __init__(self):
         self.owners: dict[int, GameOwner] = {}
         self.finished: dict[int, GameOwner] = {}
-        self.routes: dict[int, tuple[str, float]] = {}
-        # This process's consumers attached to an owner elsewhere, by game:
-        # (the owner's channel, the consumers). Should the game change
-        # owner, they attach again to the new one.
-        self.remote: dict[int, tuple[str, set]] = {}
         self.adopting: dict[int, asyncio.Future] = {}
         # The seats present in each owned game, as last written to Redis.
         self.told_present: dict[int, str] = {}
         self.taking_over: asyncio.Task | None = None  # orphans being adopted
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
-        # This process as the proxy names it, and all of them (``routing``).
-        self.node = settings.PULKA_LIVE_NODE
-        self.nodes = list(settings.PULKA_LIVE_NODES)
         self.layer = None
         self.redis = None
         self.journal = None
         self.started = False
+        self.relay = Relay(self)  # its dealings with the other processes
 
     async def start(self) -> None:
         self.layer = get_channel_layer()
@@ -159,9 +96,7 @@ class Hall:
         self.journal = journal.Journal()
         await self.journal.open()
         self.channel = await self.layer.new_channel("hall.")
-        await self.layer.group_add(HALLS_GROUP, self.channel)
-        await self._say_alive()
-        self.spawn(self._receive_loop())
+        await self.relay.start()
         self.spawn(self._heartbeat_loop())
         self.started = True
 
@@ -171,12 +106,12 @@ class Hall:
         for task in list(self.tasks):
             task.cancel()
         keys = [owner_key(game_id) for game_id in self.owners]
-        if self.node:
-            keys.append(node_key(self.node))
+        if self.relay.node:
+            keys.append(node_key(self.relay.node))
         if keys:
             # Give the games up at once rather than when the leases expire.
             await self.redis.delete(*keys)
-        await self.layer.group_discard(HALLS_GROUP, self.channel)
+        await self.relay.stop()
         await self.journal.close()
         await self.redis.aclose()
         await self.redis.connection_pool.disconnect()
@@ -192,79 +127,6 @@ class Hall:
         if not task.cancelled() and task.exception() is not None:
             logger.error("a live-game task failed", exc_info=task.exception())
 
-    # Sockets
-
-    async def attach(self, game_id: int, consumer, audience, since) -> bool:
-        """Attach a consumer to its game; False when nobody can own the game
-        (it is over): the consumer then answers from the database."""
-        owner = await self.owner_here(game_id)
-        if owner is not None:
-            await owner.attach(
-                consumer.channel_name, LocalSink(consumer), audience, since
-            )
-            return True
-        channel = await self.owner_channel(game_id)
-        if channel is None:
-            return False
-        owner_channel, consumers = self.remote.get(game_id, (channel, set()))
-        if owner_channel != channel:
-            consumers = set()
-        consumers.add(consumer)
-        self.remote[game_id] = (channel, consumers)
-        await self._send_remote(
-            channel,
-            game_id,
-            consumer.channel_name,
-            {
-                "kind": "attach",
-                "audience": audience,
-                "since": since,
-                "channel": consumer.channel_name,
-            },
-        )
-        return True
-
-    async def _attach_again(self, game_id: int) -> None:
-        """The game's owner changed: its consumers here attach to the new one."""
-        _, consumers = self.remote.pop(game_id, ("", set()))
-        for consumer in consumers:
-            await self.attach(game_id, consumer, consumer.seat, None)
-
-    async def command(self, game_id: int, key: str, command: dict) -> None:
-        """A socket's message for its game's owner."""
-        owner = self.owners.get(game_id) or self.finished.get(game_id)
-        if owner is not None:
-            await owner.handle(command, key)
-            return
-        channel = await self.owner_channel(game_id)
-        if channel is None:
-            owner = await self.owner_here(game_id)
-            if owner is not None:
-                await owner.handle(command, key)
-            return
-        await self._send_remote(channel, game_id, key, command)
-
-    async def detach(self, game_id: int, consumer) -> None:
-        key = consumer.channel_name
-        if game_id in self.remote:
-            self.remote[game_id][1].discard(consumer)
-            if not self.remote[game_id][1]:
-                del self.remote[game_id]
-        owner = self.owners.get(game_id) or self.finished.get(game_id)
-        if owner is not None:
-            await owner.detach(key)
-            return
-        channel = await self.owner_channel(game_id)
-        if channel is not None:
-            await self._send_remote(channel, game_id, key, {"kind": "detach"})
-
-    async def _send_remote(self, channel, game_id, key, command) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(
-            channel,
-            {"type": "hall.command", "game": game_id, "key": key, "command": command},
-        )
-
     # Owning
 
     async def owner_here(self, game_id: int) -> GameOwner | None:
@@ -274,18 +136,6 @@ class Hall:
         if owner is not None:
             return owner
         return await self.adopt(game_id)
-
-    async def owner_channel(self, game_id: int) -> str | None:
-        """The channel of the game's owner in another process, if any."""
-        route = self.routes.get(game_id)
-        if route is not None and time.monotonic() - route[1] < ROUTE_SECONDS:
-            return route[0]
-        channel = await self.redis.get(owner_key(game_id))
-        if channel is None or channel == self.channel:
-            self.routes.pop(game_id, None)
-            return None
-        self.routes[game_id] = (channel, time.monotonic())
-        return channel
 
     async def adopt(self, game_id: int) -> GameOwner | None:
         return (await self.adopt_many([game_id])).get(game_id)
@@ -355,7 +205,7 @@ class Hall:
             was_present[game_id] = (
                 {int(n) for n in present.split(",") if n} if present else set()
             )
-            self.routes.pop(game_id, None)
+            self.relay.routes.pop(game_id, None)
         pipe = self.redis.pipeline(transaction=False)
         if owners:
             pipe.zadd(SEEN, {game_id: wall for game_id in owners})
@@ -365,8 +215,8 @@ class Hall:
         await pipe.execute()
         for game_id, owner in owners.items():
             await owner.start(was_present[game_id], silent_since=time.monotonic())
-            if game_id in self.remote:
-                await self._attach_again(game_id)
+            if game_id in self.relay.remote:
+                await self.relay.attach_again(game_id)
             logger.info("took game %s over (version %s)", game_id, owner.live.version)
         return owners
 
@@ -411,30 +261,9 @@ class Hall:
             except Exception:  # Redis away for a moment: try again next beat
                 logger.exception("heartbeat failed")
 
-    async def _say_alive(self) -> None:
-        if self.node:
-            await self.redis.set(
-                node_key(self.node), self.channel, px=int(LEASE_SECONDS * 1000)
-            )
-
-    async def mine_to_take(self, game_ids: list[int]) -> list[int]:
-        """Of unowned games, those this process should take: those whose home
-        among the live processes is this one, which is where the proxy sends
-        their sockets (it skips a dead upstream as this skips a dead node).
-        Every game when there are no nodes (one process)."""
-        if not self.nodes or not game_ids:
-            return game_ids
-        answers = await self.redis.mget([node_key(node) for node in self.nodes])
-        alive = [
-            node
-            for node, up in zip(self.nodes, answers, strict=True)
-            if up or node == self.node
-        ]
-        return [g for g in game_ids if routing.home(g, alive) == self.node]
-
     async def heartbeat(self) -> None:
         wall = time.time()
-        await self._say_alive()
+        await self.relay.say_alive()
         games = list(self.owners)
         if games:
             kept = await self.renew(
@@ -463,66 +292,14 @@ class Hall:
         for game_id, owner in list(self.finished.items()):
             if not owner.sockets:
                 del self.finished[game_id]
-        watched = list(self.remote.items())
-        if watched:
-            owners_now = await self.redis.mget([owner_key(g) for g, _ in watched])
-            for (game_id, (channel, _)), now_owner in zip(
-                watched, owners_now, strict=True
-            ):
-                if now_owner != channel:
-                    self.routes.pop(game_id, None)
-                    await self._attach_again(game_id)
+        await self.relay.follow_new_owners()
         found = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
         )
-        orphans = await self.mine_to_take([int(game_id) for game_id in found])
+        orphans = await self.relay.mine_to_take([int(game_id) for game_id in found])
         if orphans and (self.taking_over is None or self.taking_over.done()):
             # Beside the heartbeat, which must go on renewing the leases.
-            self.taking_over = self.spawn(self._adopt_in_batches(orphans))
-
-    async def _adopt_in_batches(self, game_ids: list[int]) -> None:
-        for start in range(0, len(game_ids), ADOPT_AT_ONCE):
-            await self.adopt_many(game_ids[start : start + ADOPT_AT_ONCE])
-
-    # Messages on this process's channel
-
-    async def _receive_loop(self) -> None:
-        while True:
-            message = await self.layer.receive(self.channel)
-            self.spawn(self._on_message(message))
-
-    async def _on_message(self, message: dict) -> None:
-        if message["type"] == "hall.adopt_many":
-            games = [g for g in message["games"] if g not in self.owners]
-            await self._adopt_in_batches(await self.mine_to_take(games))
-            return
-        game_id = message["game"]
-        command = message.get("command") or {"kind": "wake"}
-        if message["type"] == "hall.adopt":
-            owner = self.owners.get(game_id)
-            if owner is None and await self.mine_to_take([game_id]):
-                owner = await self.adopt(game_id)
-            if owner is not None and command["kind"] != "wake":
-                await owner.handle(command, None)
-            return
-        key = message.get("key")
-        owner = self.owners.get(game_id) or self.finished.get(game_id)
-        if owner is None:
-            owner = await self.adopt(game_id)
-        if owner is None:
-            # Sent on an old route: pass it on to the owner, once.
-            channel = await self.owner_channel(game_id)
-            if channel is not None and not message.get("passed"):
-                HOPS["sent"] += 1
-                await self.layer.send(channel, {**message, "passed": True})
-            return
-        if command["kind"] == "attach":
-            sink = RemoteSink(self.layer, command["channel"])
-            await owner.attach(key, sink, command["audience"], command["since"])
-        elif command["kind"] == "detach":
-            await owner.detach(key)
-        elif command["kind"] != "wake":
-            await owner.handle(command, key)
+            self.taking_over = self.spawn(self.relay.adopt_in_batches(orphans))
 
     # Bots and graces
 
@@ -619,54 +396,3 @@ def _load_many(game_ids: list[int]):
     for game_id, version, public in rows:
         recent[game_id].append(broadcast.held({"version": version, "events": public}))
     return loaded, recent
-
-
-# From outside a server (Celery tasks, the site's services)
-
-
-def tell_owner(game_id: int, command: dict) -> None:
-    """Hand ``command`` to the game's owner; with none, to whichever server
-    takes the game over. Nothing happens while no server runs: the beat's
-    sweep hands unowned games over once one does."""
-    import redis
-
-    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
-    try:
-        channel = client.get(owner_key(game_id))
-    finally:
-        client.close()
-    layer = get_channel_layer()
-    if channel:
-        message = {
-            "type": "hall.command",
-            "game": game_id,
-            "key": None,
-            "command": command,
-        }
-        async_to_sync(layer.send)(channel, message)
-    else:
-        message = {"type": "hall.adopt", "game": game_id, "command": command}
-        async_to_sync(layer.group_send)(HALLS_GROUP, message)
-
-
-def hand_over(game_ids: list[int]) -> None:
-    """Hand unowned games to the servers, all in one message: each server
-    takes those that are its own (``Hall.mine_to_take``), a batch at a time,
-    as it takes a dead server's games over."""
-    if game_ids:
-        message = {"type": "hall.adopt_many", "games": list(game_ids)}
-        async_to_sync(get_channel_layer().group_send)(HALLS_GROUP, message)
-
-
-def unowned(game_ids: list[int]) -> list[int]:
-    """Which of these games no server owns now."""
-    import redis
-
-    if not game_ids:
-        return []
-    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
-    try:
-        held = client.mget([owner_key(game_id) for game_id in game_ids])
-    finally:
-        client.close()
-    return [game_id for game_id, owner in zip(game_ids, held, strict=True) if not owner]

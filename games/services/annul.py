@@ -24,7 +24,7 @@ from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
 from config.errors import NotAllowed, NotFound
 from games import signals
-from games.live import hall, journal
+from games.live import journal, relay
 from games.models import Game
 from games.stakes import escrow_ref
 from ratings import services as ratings
@@ -60,7 +60,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
             reload = {"kind": "reload", "version": stop.version}
             game.refresh_from_db()
             table_id = game.table_id
-            transaction.on_commit(lambda: hall.tell_owner(game_id, reload))
+            transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
             transaction.on_commit(
                 lambda: signals.game_ended.send(
                     sender=Game, game_id=game_id, table_id=table_id

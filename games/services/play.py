@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import NotAllowed, NotFound
-from games.live import hall, journal, thinking
+from games.live import journal, relay, thinking
 from games.live.game import PLAYER, LiveGame, Step
 from games.models import Game
 
@@ -39,7 +39,7 @@ def change_game(
             else:
                 journal.write_sync(live, step)
             reload = {"kind": "reload", "version": step.version}
-            transaction.on_commit(lambda: hall.tell_owner(game_id, reload))
+            transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
     return step
 
 
@@ -152,12 +152,12 @@ def hand_over_unowned() -> int:
     playing = list(
         Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True)
     )
-    orphans = hall.unowned(playing)
-    hall.hand_over(orphans)
+    orphans = relay.unowned(playing)
+    relay.hand_over(orphans)
     return len(orphans)
 
 
 def seat_grace_over(*, game_id: int, seat: int, token: str) -> None:
     """A disconnected seat's grace ran out: its owner decides, since only it
     knows whether the player came back."""
-    hall.tell_owner(game_id, {"kind": "grace", "seat": seat, "token": token})
+    relay.tell_owner(game_id, {"kind": "grace", "seat": seat, "token": token})

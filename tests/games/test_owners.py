@@ -11,7 +11,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games.live.hall import Hall, owner_key
+from games.live.hall import Hall
+from games.live.leases import owner_key
 from games.models import Game, GameEvent
 from tests.games.helpers import start_game
 

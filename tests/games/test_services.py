@@ -14,7 +14,7 @@ from games import services
 from games.engine.cards import JOKERS
 from games.errors import NotPlaying, StaleVersion
 from games.fairness import digest
-from games.live import hall
+from games.live import leases, relay
 from games.models import DealRecord, Game, GameEvent, Seat, Table
 from tests.factories import UserFactory
 from tests.games.helpers import (
@@ -363,12 +363,12 @@ def test_only_the_known_bots_may_be_seated(user, bot):
 def test_the_sweep_hands_over_the_games_no_server_owns(japanese):
     owned = start_game("japanese", people=2)
     lease = redis.Redis.from_url(settings.REDIS_URL)
-    lease.set(hall.owner_key(owned.pk), "hall.elsewhere", px=60_000)
+    lease.set(leases.owner_key(owned.pk), "hall.elsewhere", px=60_000)
     try:
-        assert hall.unowned([japanese.pk, owned.pk]) == [japanese.pk]
+        assert relay.unowned([japanese.pk, owned.pk]) == [japanese.pk]
         assert services.hand_over_unowned() == 1
     finally:
-        lease.delete(hall.owner_key(owned.pk))
+        lease.delete(leases.owner_key(owned.pk))
         lease.close()
 
 

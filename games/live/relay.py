@@ -1,0 +1,315 @@
+"""How a message reaches a game's owner in another server process, and
+which process takes a game that nobody owns.
+
+Each process's hall (``hall.Hall``) has one ``Relay``: it answers the
+messages on the hall's channel, sends this process's sockets' messages to
+owners elsewhere, and keeps the process's node key alive.
+
+**Homes.** The proxy sends a game's sockets to the game's home process
+(``routing.home``), so that is the process that should own it: a game
+handed to "any server" (``hall.adopt``, orphans found by the heartbeat) is
+taken by its home among the processes alive (each renews its key
+``pulka:live:node:<node>`` with its heartbeat). Should the home die, that is
+the process with the next highest weight, the one the proxy then sends the
+sockets to.
+
+**Routing.** A socket's messages go to its game's owner: a direct call when
+the owner is in this process; otherwise a message on the owner's channel,
+which answers on the socket's channel. Each such message is a hop, counted
+in ``HOPS`` (shown on /health/): a game whose sockets reach its owner makes
+none. Code outside a server (Celery tasks, the site's services) reaches
+owners with ``tell_owner``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from games.live import routing
+from games.live.leases import LEASE_SECONDS, node_key, owner_key
+
+HALLS_GROUP = "pulka-halls"
+# Remembered owner channels of games owned elsewhere.
+ROUTE_SECONDS = 2.0
+# Games taken over at once, of those handed over or found orphaned.
+ADOPT_AT_ONCE = 100
+
+
+# Messages this process sent through the channel layer to reach an owner
+# or a socket in another process, since it started.
+HOPS = {"sent": 0}
+
+
+class LocalSink:
+    """A consumer in this process."""
+
+    def __init__(self, consumer):
+        self.consumer = consumer
+
+    async def send_text(self, text: str) -> None:
+        await self.consumer.send_text(text)
+
+    async def close(self, code: int) -> None:
+        await self.consumer.close(code=code)
+
+
+class RemoteSink:
+    """A consumer in another process, through the channel layer."""
+
+    def __init__(self, layer, channel: str):
+        self.layer, self.channel = layer, channel
+
+    async def send_text(self, text: str) -> None:
+        HOPS["sent"] += 1
+        await self.layer.send(self.channel, {"type": "table.text", "text": text})
+
+    async def close(self, code: int) -> None:
+        HOPS["sent"] += 1
+        await self.layer.send(self.channel, {"type": "table.close", "code": code})
+
+
+class Relay:
+    """A hall's dealings with the other processes, on the hall's channel
+    layer, channel and Redis connection."""
+
+    def __init__(self, hall):
+        self.hall = hall
+        self.routes: dict[int, tuple[str, float]] = {}
+        # This process's consumers attached to an owner elsewhere, by game:
+        # (the owner's channel, the consumers). Should the game change
+        # owner, they attach again to the new one.
+        self.remote: dict[int, tuple[str, set]] = {}
+        # This process as the proxy names it, and all of them (``routing``).
+        self.node = settings.PULKA_LIVE_NODE
+        self.nodes = list(settings.PULKA_LIVE_NODES)
+
+    async def start(self) -> None:
+        """Once the hall has its channel: join the halls' group, say this
+        process is alive, and answer the messages on the channel."""
+        await self.hall.layer.group_add(HALLS_GROUP, self.hall.channel)
+        await self.say_alive()
+        self.hall.spawn(self._receive_loop())
+
+    async def stop(self) -> None:
+        await self.hall.layer.group_discard(HALLS_GROUP, self.hall.channel)
+
+    # Sockets
+
+    async def attach(self, game_id: int, consumer, audience, since) -> bool:
+        """Attach a consumer to its game; False when nobody can own the game
+        (it is over): the consumer then answers from the database."""
+        owner = await self.hall.owner_here(game_id)
+        if owner is not None:
+            await owner.attach(
+                consumer.channel_name, LocalSink(consumer), audience, since
+            )
+            return True
+        channel = await self.owner_channel(game_id)
+        if channel is None:
+            return False
+        owner_channel, consumers = self.remote.get(game_id, (channel, set()))
+        if owner_channel != channel:
+            consumers = set()
+        consumers.add(consumer)
+        self.remote[game_id] = (channel, consumers)
+        await self._send_remote(
+            channel,
+            game_id,
+            consumer.channel_name,
+            {
+                "kind": "attach",
+                "audience": audience,
+                "since": since,
+                "channel": consumer.channel_name,
+            },
+        )
+        return True
+
+    async def attach_again(self, game_id: int) -> None:
+        """The game's owner changed: its consumers here attach to the new one."""
+        _, consumers = self.remote.pop(game_id, ("", set()))
+        for consumer in consumers:
+            await self.attach(game_id, consumer, consumer.seat, None)
+
+    async def command(self, game_id: int, key: str, command: dict) -> None:
+        """A socket's message for its game's owner."""
+        owner = self.hall.owners.get(game_id) or self.hall.finished.get(game_id)
+        if owner is not None:
+            await owner.handle(command, key)
+            return
+        channel = await self.owner_channel(game_id)
+        if channel is None:
+            owner = await self.hall.owner_here(game_id)
+            if owner is not None:
+                await owner.handle(command, key)
+            return
+        await self._send_remote(channel, game_id, key, command)
+
+    async def detach(self, game_id: int, consumer) -> None:
+        key = consumer.channel_name
+        if game_id in self.remote:
+            self.remote[game_id][1].discard(consumer)
+            if not self.remote[game_id][1]:
+                del self.remote[game_id]
+        owner = self.hall.owners.get(game_id) or self.hall.finished.get(game_id)
+        if owner is not None:
+            await owner.detach(key)
+            return
+        channel = await self.owner_channel(game_id)
+        if channel is not None:
+            await self._send_remote(channel, game_id, key, {"kind": "detach"})
+
+    async def _send_remote(self, channel, game_id, key, command) -> None:
+        HOPS["sent"] += 1
+        await self.hall.layer.send(
+            channel,
+            {"type": "hall.command", "game": game_id, "key": key, "command": command},
+        )
+
+    async def owner_channel(self, game_id: int) -> str | None:
+        """The channel of the game's owner in another process, if any."""
+        route = self.routes.get(game_id)
+        if route is not None and time.monotonic() - route[1] < ROUTE_SECONDS:
+            return route[0]
+        channel = await self.hall.redis.get(owner_key(game_id))
+        if channel is None or channel == self.hall.channel:
+            self.routes.pop(game_id, None)
+            return None
+        self.routes[game_id] = (channel, time.monotonic())
+        return channel
+
+    async def follow_new_owners(self) -> None:
+        """Each beat: the consumers here whose game's owner elsewhere
+        changed attach to the new one."""
+        watched = list(self.remote.items())
+        if watched:
+            owners_now = await self.hall.redis.mget([owner_key(g) for g, _ in watched])
+            for (game_id, (channel, _)), now_owner in zip(
+                watched, owners_now, strict=True
+            ):
+                if now_owner != channel:
+                    self.routes.pop(game_id, None)
+                    await self.attach_again(game_id)
+
+    # Homes
+
+    async def say_alive(self) -> None:
+        if self.node:
+            await self.hall.redis.set(
+                node_key(self.node), self.hall.channel, px=int(LEASE_SECONDS * 1000)
+            )
+
+    async def mine_to_take(self, game_ids: list[int]) -> list[int]:
+        """Of unowned games, those this process should take: those whose home
+        among the live processes is this one, which is where the proxy sends
+        their sockets (it skips a dead upstream as this skips a dead node).
+        Every game when there are no nodes (one process)."""
+        if not self.nodes or not game_ids:
+            return game_ids
+        answers = await self.hall.redis.mget([node_key(node) for node in self.nodes])
+        alive = [
+            node
+            for node, up in zip(self.nodes, answers, strict=True)
+            if up or node == self.node
+        ]
+        return [g for g in game_ids if routing.home(g, alive) == self.node]
+
+    async def adopt_in_batches(self, game_ids: list[int]) -> None:
+        for start in range(0, len(game_ids), ADOPT_AT_ONCE):
+            await self.hall.adopt_many(game_ids[start : start + ADOPT_AT_ONCE])
+
+    # Messages on this process's channel
+
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self.hall.layer.receive(self.hall.channel)
+            self.hall.spawn(self._on_message(message))
+
+    async def _on_message(self, message: dict) -> None:
+        hall = self.hall
+        if message["type"] == "hall.adopt_many":
+            games = [g for g in message["games"] if g not in hall.owners]
+            await self.adopt_in_batches(await self.mine_to_take(games))
+            return
+        game_id = message["game"]
+        command = message.get("command") or {"kind": "wake"}
+        if message["type"] == "hall.adopt":
+            owner = hall.owners.get(game_id)
+            if owner is None and await self.mine_to_take([game_id]):
+                owner = await hall.adopt(game_id)
+            if owner is not None and command["kind"] != "wake":
+                await owner.handle(command, None)
+            return
+        key = message.get("key")
+        owner = hall.owners.get(game_id) or hall.finished.get(game_id)
+        if owner is None:
+            owner = await hall.adopt(game_id)
+        if owner is None:
+            # Sent on an old route: pass it on to the owner, once.
+            channel = await self.owner_channel(game_id)
+            if channel is not None and not message.get("passed"):
+                HOPS["sent"] += 1
+                await hall.layer.send(channel, {**message, "passed": True})
+            return
+        if command["kind"] == "attach":
+            sink = RemoteSink(hall.layer, command["channel"])
+            await owner.attach(key, sink, command["audience"], command["since"])
+        elif command["kind"] == "detach":
+            await owner.detach(key)
+        elif command["kind"] != "wake":
+            await owner.handle(command, key)
+
+
+# From outside a server (Celery tasks, the site's services)
+
+
+def tell_owner(game_id: int, command: dict) -> None:
+    """Hand ``command`` to the game's owner; with none, to whichever server
+    takes the game over. Nothing happens while no server runs: the beat's
+    sweep hands unowned games over once one does."""
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+    try:
+        channel = client.get(owner_key(game_id))
+    finally:
+        client.close()
+    layer = get_channel_layer()
+    if channel:
+        message = {
+            "type": "hall.command",
+            "game": game_id,
+            "key": None,
+            "command": command,
+        }
+        async_to_sync(layer.send)(channel, message)
+    else:
+        message = {"type": "hall.adopt", "game": game_id, "command": command}
+        async_to_sync(layer.group_send)(HALLS_GROUP, message)
+
+
+def hand_over(game_ids: list[int]) -> None:
+    """Hand unowned games to the servers, all in one message: each server
+    takes those that are its own (``Relay.mine_to_take``), a batch at a time,
+    as it takes a dead server's games over."""
+    if game_ids:
+        message = {"type": "hall.adopt_many", "games": list(game_ids)}
+        async_to_sync(get_channel_layer().group_send)(HALLS_GROUP, message)
+
+
+def unowned(game_ids: list[int]) -> list[int]:
+    """Which of these games no server owns now."""
+    import redis
+
+    if not game_ids:
+        return []
+    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+    try:
+        held = client.mget([owner_key(game_id) for game_id in game_ids])
+    finally:
+        client.close()
+    return [game_id for game_id, owner in zip(game_ids, held, strict=True) if not owner]
