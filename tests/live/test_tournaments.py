@@ -134,6 +134,7 @@ def funded(people):
     ],
     ids=["swiss", "swiss-rated", "knockout", "tables-of-four", "with-a-bot"],
 )
+@pytest.mark.slow
 def test_a_whole_tournament_runs_on_the_worker(
     beat, funded, category, fields, count, rounds
 ):
@@ -196,6 +197,7 @@ def test_too_few_players_at_the_start_time_get_their_fees_back(beat, funded):
     assert not Entry.objects.filter(tournament=tournament, place__isnull=False)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_arena_runs_on_the_worker(beat, funded):
