@@ -1,10 +1,21 @@
 """Fixtures shared by the project's tests, and the servers they run on."""
 
+import os
+
 import pytest
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from config.embedded import EmbeddedServices
 from tests.factories import StaffUserFactory, UserFactory
+
+# Property tests try a bounded number of examples, with no deadline: on a
+# busy machine a slow example is not a broken property. HYPOTHESIS_PROFILE=
+# thorough tries ten times as many, for a change to the pairing or the
+# rules; a failure found either way is kept in .hypothesis/ and tried first.
+hypothesis_settings.register_profile("bounded", max_examples=100, deadline=None)
+hypothesis_settings.register_profile("thorough", max_examples=1000, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bounded"))
 
 # Packages whose tests share servers started once for the package (uvicorn
 # and a Celery worker, package-scoped fixtures): under pytest-xdist each of

@@ -5,7 +5,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats.multitable import (
@@ -73,7 +73,6 @@ def test_repeat_tablemates_split_up():
     assert tables[0][0] == "a"
 
 
-@settings(max_examples=300, deadline=None)
 @given(seating_case(max_players=40))
 def test_every_player_seated_exactly_once(case):
     players, history = case
@@ -88,7 +87,6 @@ def test_every_player_seated_exactly_once(case):
     assert all(b < 4 for b in bots)
 
 
-@settings(max_examples=200, deadline=None)
 @given(seating_case(max_players=10))
 def test_no_repeat_tablemates_when_brute_force_finds_a_seating(case):
     players, history = case
@@ -143,7 +141,6 @@ def test_points_for_places():
     assert points_for_places({"x": 1, "y": 1}, scheme=(3, 1)) == {"x": 2, "y": 2}
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=4))
 def test_shared_places_conserve_points_and_stay_ordered(places):
     points = points_for_places(places)

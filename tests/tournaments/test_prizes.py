@@ -1,7 +1,7 @@
 """Prize pool splits."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats.prizes import split_prizes
@@ -69,7 +69,6 @@ def prize_case(draw):
     return pool, scaled, dict(enumerate(places))
 
 
-@settings(max_examples=400, deadline=None)
 @given(prize_case())
 def test_pays_the_pool_exactly_and_is_monotone(case):
     pool, split, places = case
