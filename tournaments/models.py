@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import JAPANESE_TARGETS
 from ratings.categories import CATEGORIES, category_of, preset
+from tournaments.choices import Format
+from tournaments.validation import check_settings
 
 TOURNAMENT_CATEGORIES = [
     (slug, CATEGORIES[slug].label) for slug in ("joker", "joker-nines", "japanese")
@@ -32,18 +34,6 @@ def default_prize_split() -> list:
 
 def default_points() -> list:
     return [4, 2, 1, 0]
-
-
-class Format(models.TextChoices):
-    SWISS = "swiss", _("Swiss")
-    KNOCKOUT = "knockout", _("Knockout")
-    MULTITABLE = "multitable", _("Tables of four")
-    ARENA = "arena", _("Arena")
-
-
-# Which formats suit which number of players at a table.
-TWO_PLAYER_FORMATS = {Format.SWISS, Format.KNOCKOUT, Format.ARENA}
-FOUR_PLAYER_FORMATS = {Format.MULTITABLE}
 
 
 class TournamentSettings(models.Model):
@@ -138,8 +128,6 @@ class TournamentSettings(models.Model):
         return category_of(*self.game_profile())
 
     def clean(self):
-        from tournaments.validation import check_settings
-
         errors = check_settings(self)
         if errors:
             raise ValidationError(errors)

@@ -1,11 +1,14 @@
 """Checks of a tournament's settings, shared by the admin forms and the
-services (so a tournament made in code is held to the same rules)."""
+services (so a tournament made in code is held to the same rules).
+
+The models run these checks (``TournamentSettings.clean``), so nothing here
+imports the models: a settings object is read by its fields alone."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from tournaments.models import FOUR_PLAYER_FORMATS, TWO_PLAYER_FORMATS
+from tournaments.choices import FOUR_PLAYER_FORMATS, TWO_PLAYER_FORMATS, Format
 
 
 def _percents_error(split) -> str | None:
@@ -42,7 +45,7 @@ def check_settings(settings) -> dict[str, str]:
     if settings.min_players and settings.max_players:
         if settings.min_players > settings.max_players:
             errors["max_players"] = "at least the minimum"
-    if settings.format == "multitable" and settings.final_table:
+    if settings.format == Format.MULTITABLE and settings.final_table:
         if (settings.rounds or 0) < 2:
             errors["rounds"] = "a final table needs at least one round before it"
         if (settings.min_players or 0) < 4:
@@ -51,7 +54,10 @@ def check_settings(settings) -> dict[str, str]:
         errors["prize_split"] = problem
     if (problem := _points_error(settings.points_for_places)) is not None:
         errors["points_for_places"] = problem
-    if settings.format == "arena" and not 1 <= (settings.duration_minutes or 0) <= 600:
+    if (
+        settings.format == Format.ARENA
+        and not 1 <= (settings.duration_minutes or 0) <= 600
+    ):
         errors["duration_minutes"] = "between 1 and 600 minutes"
     if not 5 <= (settings.turn_seconds or 0) <= 600:
         errors["turn_seconds"] = "between 5 and 600 seconds"

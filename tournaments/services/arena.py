@@ -19,6 +19,7 @@ from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournamen
 from tournaments.standings import arena_rows, finished_boards, last_opponents
 
 from .boards import seat_board
+from .finishing import finish
 from .locking import locked_tournament
 
 
@@ -50,8 +51,6 @@ def carry_on(tournament: Tournament, round_: Round, now) -> None:
     if now < tournament.ends_at:
         pair_free_players(tournament, round_, now)
     elif not round_.boards.filter(finished=False).exists():
-        from .lifecycle import finish
-
         round_.status = Round.Status.FINISHED
         round_.finished_at = now
         round_.save(update_fields=["status", "finished_at"])

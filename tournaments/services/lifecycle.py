@@ -1,4 +1,8 @@
-"""Creating, starting, finishing and cancelling tournaments."""
+"""Creating, starting and cancelling tournaments.
+
+The top of the services: a start hands over to ``rounds`` or ``arena``,
+which play the tournament on to its end (``finishing``) and never come
+back here."""
 
 from __future__ import annotations
 
@@ -13,11 +17,11 @@ from games import services as games
 from ratings import elo
 from ratings.models import Rating
 from tournaments import notify
-from tournaments.formats.prizes import split_prizes
 from tournaments.models import Board, Entry, Format, Round, Tournament
-from tournaments.standings import final_places
 
+from .arena import start_arena
 from .locking import locked_tournament
+from .rounds import start_round
 
 TOO_FEW_PLAYERS = "too few players"
 
@@ -34,9 +38,6 @@ def tournament_start(*, tournament_id: int, now=None) -> str | None:
     """Start a tournament that is due: "started", "cancelled" (too few
     players, every fee back), or None when it is not due or no longer
     waiting (so a second start of the same tournament does nothing)."""
-    from .arena import start_arena
-    from .rounds import start_round
-
     now = now or timezone.now()
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
@@ -111,29 +112,6 @@ def _seed(tournament: Tournament, entries: list[Entry]) -> None:
         entry.seed = seed
         entry.status = Entry.Status.PLAYING
     Entry.objects.bulk_update(entries, ["rating", "seed", "status"])
-
-
-def finish(tournament: Tournament, now) -> None:
-    """Final places, prizes out of the pool (all of it), results final.
-    Runs under the tournament's lock, once its last round has ended."""
-    places = final_places(tournament)
-    entries = {e.pk: e for e in tournament.entries.filter(pk__in=places)}
-    pool = coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
-    prizes = split_prizes(pool, tournament.prize_split, places)
-    for entry_id, entry in entries.items():
-        entry.place = places[entry_id]
-        entry.prize = prizes.get(entry_id, 0)
-    Entry.objects.bulk_update(list(entries.values()), ["place", "prize"])
-    if pool:
-        coins.pool_payout(
-            ref=tournament.pool_ref,
-            shares={entry.user_id: entry.prize for entry in entries.values()},
-            key_prefix=f"{tournament.pool_ref}:prize",
-        )
-    tournament.status = Tournament.Status.FINISHED
-    tournament.finished_at = now
-    tournament.save()
-    notify.changed_on_commit(tournament.pk, "finished")
 
 
 def tournament_cancel(*, tournament_id: int, reason: str = "", now=None) -> None:

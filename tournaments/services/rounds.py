@@ -19,6 +19,7 @@ from tournaments.standings import (
 
 from .arena import game_taken_in
 from .boards import seat_board
+from .finishing import finish
 from .locking import locked_tournament
 
 
@@ -179,8 +180,6 @@ def _advance_if_done(tournament: Tournament, round_: Round, now) -> None:
     players_left = tournament.entries.filter(status=Entry.Status.PLAYING).count()
     enough = 2 if tournament.players_per_table == 2 else 1
     if round_.number >= tournament.rounds or players_left < enough:
-        from .lifecycle import finish  # lifecycle starts round 1 from here
-
         finish(tournament, now)
     else:
         start_round(tournament, round_.number + 1, now)
