@@ -13,12 +13,17 @@ from .state import DEAL, OVER, State, new_game
 RECORD_KEYS = {"profile", "options", "deals"}
 
 
-class RecordError(Exception):
-    """A record that breaks a rule, located as RECORD.md's error object."""
+class RecordError(EngineError):
+    """A record that breaks a rule, located as RECORD.md's error object.
+
+    An ``EngineError`` like the one it wraps, and with its code, so a caller
+    that refuses any bad input by catching ``EngineError`` (or
+    ``ValueError``) refuses a bad record the same way."""
 
     def __init__(self, error: EngineError, deal: int | None, action: int | None):
         super().__init__(str(error))
         self.error = error
+        self.code = error.code
         self.deal = deal
         self.action = action
 

@@ -12,8 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import BadRecord, Resign, apply, make_rules, new_game
+from games.engine import (
+    BadRecord,
+    EngineError,
+    Resign,
+    WrongSeat,
+    apply,
+    make_rules,
+    new_game,
+)
 from games.engine.record import RecordError, record_json, replay, result_json
+from games.engine.replay import main as replay_command
 from games.engine.shuffle import deal_cards
 from tests.engine.notation import smallest
 
@@ -634,6 +643,43 @@ def test_wrong_seat():
     record = japanese()
     record["deals"][0]["actions"][0] = {"seat": 1, "trump": "H"}
     assert error_of(record) == (0, 0, "wrong_seat")
+
+
+def test_a_record_error_is_caught_as_an_engine_error_with_the_code_it_wraps():
+    # Whoever refuses bad engine input catches EngineError (or ValueError)
+    # and answers with its code; a bad record reaches them the same way.
+    with pytest.raises(EngineError) as caught:
+        replay(with_action(3, {"seat": 1, "bid": 0}))
+    error = caught.value
+    assert isinstance(error, RecordError)
+    assert isinstance(error, ValueError)
+    assert isinstance(error.error, WrongSeat)
+    assert error.code == error.error.code == "wrong_seat"
+    assert str(error) == str(error.error)
+    assert error.to_json() == {
+        "error": {
+            "deal": 0,
+            "action": 3,
+            "code": "wrong_seat",
+            "message": str(error.error),
+        }
+    }
+
+    with pytest.raises(ValueError) as caught:
+        replay(example(extra=1))
+    assert isinstance(caught.value, RecordError)
+    assert caught.value.code == "bad_record"
+    assert (caught.value.deal, caught.value.action) == (None, None)
+
+
+def test_the_replay_command_answers_a_record_error_with_exit_1(tmp_path, capsys):
+    record = with_action(3, {"seat": 1, "bid": 0})
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert replay_command([str(path)]) == 1
+    output = json.loads(capsys.readouterr().out)
+    assert output["error"]["code"] == "wrong_seat"
+    assert output == run(record)[1]
 
 
 def test_wrong_action():
