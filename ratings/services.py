@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
+from config.errors import ApplicationError
 from games.models import Game, Seat
 from ratings import elo
 from ratings.categories import CATEGORIES, category_of
@@ -47,10 +48,14 @@ def rated_category(game: Game, seats: list[Seat]) -> str | None:
 ATTEMPTS = 3
 
 
-class RatingVanished(Exception):
+class RatingVanished(ApplicationError):
     """A rating was deleted (its last game reverted) while this transaction
     waited for its lock, so the locking read skipped it. Starting again
-    creates it afresh."""
+    creates it afresh; after ``ATTEMPTS`` the request is refused as a
+    conflict (409), its transaction rolled back, and may be sent again: the
+    move that ended the game, the annulment, the revert."""
+
+    code = "ratings_busy"
 
 
 def _locked_ratings(user_ids: list[int], category: str, now) -> dict[int, Rating]:
@@ -70,7 +75,7 @@ def _locked_ratings(user_ids: list[int], category: str, now) -> dict[int, Rating
     )
     ratings = {r.user_id: r for r in rows}
     if len(ratings) != len(user_ids):
-        raise RatingVanished(f"a rating of {category} was deleted meanwhile")
+        raise RatingVanished(f"a rating of {category} was deleted meanwhile: try again")
     return ratings
 
 

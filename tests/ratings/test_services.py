@@ -4,13 +4,17 @@ games services."""
 import threading
 
 import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db import IntegrityError, connections, transaction
+from django.urls import reverse
 
+from config.api_errors import exception_handler
+from config.errors import ApplicationError
 from games import services as game_services
 from games.models import Game
 from ratings import elo, selectors, services
 from ratings.models import Rating, RatingChange, RatingCount
-from tests.factories import UserFactory
+from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import is_over, play_until, seat_user
 from tests.ratings.helpers import (
     assert_ratings_add_up,
@@ -315,3 +319,73 @@ def test_apply_and_revert_at_once_leave_a_consistent_state():
         assert not RatingChange.objects.filter(game=one).exists()
         assert RatingChange.objects.filter(game=two).count() == 2
         assert_ratings_add_up()
+
+
+@pytest.fixture
+def ratings_deleted_meanwhile(monkeypatch):
+    """Every rating the service is about to lock is deleted just before, as
+    by a concurrent revert of its last game, however often it starts again."""
+
+    def delete_instead(ratings, **kwargs):
+        user_ids = [rating.user_id for rating in ratings]
+        category = ratings[0].category
+        Rating.objects.filter(category=category, user_id__in=user_ids).delete()
+        return []
+
+    monkeypatch.setattr(Rating.objects, "bulk_create", delete_instead)
+
+
+@pytest.mark.django_db
+def test_ratings_that_keep_vanishing_refuse_the_game_as_an_application_error(
+    ratings_deleted_meanwhile,
+):
+    game = resigned_match()
+
+    with pytest.raises(ApplicationError) as caught:
+        services.rating_apply_game(game_id=game.pk)
+
+    assert isinstance(caught.value, services.RatingVanished)
+    assert caught.value.code == "ratings_busy"
+    assert caught.value.status == 409
+    assert str(caught.value) == "a rating of japanese was deleted meanwhile: try again"
+    assert not RatingChange.objects.exists()
+
+
+def test_the_api_answers_vanished_ratings_as_a_conflict_with_their_code():
+    error = services.RatingVanished(
+        "a rating of joker was deleted meanwhile: try again"
+    )
+
+    response = exception_handler(error, {})
+
+    assert response.status_code == 409
+    assert response.data == {
+        "code": "ratings_busy",
+        "detail": "a rating of joker was deleted meanwhile: try again",
+    }
+
+
+@pytest.mark.django_db
+def test_an_annulment_whose_ratings_vanish_is_refused_and_reported(client, request):
+    game = resigned_match()
+    services.rating_apply_game(game_id=game.pk)
+    before = sorted(Rating.objects.values_list("user_id", "rating"))
+    client.force_login(StaffUserFactory())
+    # From here on: the game is rated first, and its revert meets them gone.
+    request.getfixturevalue("ratings_deleted_meanwhile")
+
+    response = client.post(
+        reverse("admin:games_game_changelist"),
+        {"action": "annul_games", ACTION_CHECKBOX_NAME: [game.pk], "apply": "1"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        f"Game {game.pk} was not annulled: a rating of japanese was deleted "
+        "meanwhile: try again."
+    ]
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert sorted(Rating.objects.values_list("user_id", "rating")) == before
