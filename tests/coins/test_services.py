@@ -15,6 +15,7 @@ from coins.errors import (
     LedgerRefusal,
 )
 from coins.models import Account, Entry
+from coins.services import ledger
 from tests.factories import StaffUserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -171,13 +172,14 @@ def test_a_twin_that_lands_between_the_check_and_the_insert_is_returned(
     )
     # Both look-ups miss the twin, as when it commits right after them.
     lookups = []
-    real_lookup = services._entry_by_key
+    real_lookup = ledger._entry_by_key
 
     def late_lookup(key):
         lookups.append(key)
         return None if len(lookups) <= 2 else real_lookup(key)
 
-    monkeypatch.setattr(services, "_entry_by_key", late_lookup)
+    # ``transfer`` looks its keys up in the ledger module.
+    monkeypatch.setattr(ledger, "_entry_by_key", late_lookup)
 
     again = services.transfer(
         debit=alice, credit=bob, amount=10, reason="transfer", key="k"
