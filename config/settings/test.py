@@ -28,6 +28,10 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 # Close connections after each request or consumer call: a connection kept
 # open by a worker thread would stop the test database from being dropped.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+# A commit in a test run need not wait for its WAL to reach the disk: a
+# crash loses a test database, nothing else. (Each session's own setting;
+# the server's, which a `make run` on the same server relies on, is left.)
+DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

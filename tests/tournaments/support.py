@@ -81,7 +81,10 @@ def play_game(game_id: int, absent: frozenset = frozenset()) -> None:
                 now=game.deadline + timedelta(seconds=1),
             )
             continue
-        play_for_the_person(game, seat)
+        # The person moves within their time on the game's own clock, however
+        # long the boards played before this one took on the machine's.
+        on_time = game.deadline - timedelta(seconds=1) if game.deadline else None
+        play_for_the_person(game, seat, now=on_time)
 
 
 def open_boards(tournament: Tournament) -> list[Board]:
