@@ -19,7 +19,8 @@ from accounts.services import profile_update
 from games import services
 from games.engine.actions import action_to_json
 from games.engine.bots.autopilot import autopilot_action
-from games.models import Game, Seat
+from games.live.game import LiveGame, Step
+from games.models import Game
 
 DEMO_PASSWORD = "demo"
 DEMO_PLAYERS = [
@@ -81,26 +82,23 @@ def _play_ranked(users, *, profile, options, stake, now) -> Game:
     for number, user in enumerate(users[1:], start=1):
         services.seat_take(table_id=table.pk, user=user, number=number, now=now)
     game = Game.objects.get(table=table)
-    while game.status == Game.Status.PLAYING:
-        services.game_advance_overdue(
-            game_id=game.pk, version=game.version, now=game.deadline
-        )
-        game.refresh_from_db()
+    services.game_play_out(
+        game.pk, lambda live: services.automatic_move(live, live.deadline)
+    )
+    game.refresh_from_db()
     return game
 
 
-def play_for_the_person(game: Game, seat: Seat, now=None) -> dict:
-    """Make the move of ``seat``'s person, the one the autopilot would choose,
-    through ``game_act`` as their own client would (so it counts as their
-    move, not a timeout), at ``now`` (the clock's time if not given).
-    ``game`` is as last read; the seat is to move."""
-    action = action_to_json(autopilot_action(game.engine_state()))
-    action.pop("seat")
-    return services.game_act(
-        game_id=game.pk,
-        user=seat.user,
-        action=action,
-        expected_version=game.version,
+def person_move(live: LiveGame, now) -> Step:
+    """The move of the person to move, the one the autopilot would choose,
+    sent as their own client sends it (so it counts as their move, not a
+    timeout), at ``now``."""
+    action = action_to_json(autopilot_action(live.state))
+    seat = action.pop("seat")
+    return live.decide_play(
+        seat,
+        action,
+        expected_version=live.version,
         client_id=uuid.uuid4().hex,
         now=now,
     )

@@ -10,8 +10,9 @@ from datetime import time, timedelta
 
 from django.utils import timezone
 
-from games.demo import DEMO_PAST, play_for_the_person
-from games.models import Game, Seat
+from games import services as games
+from games.demo import DEMO_PAST, person_move
+from games.models import Game
 from tournaments import services
 from tournaments.models import Board, Schedule, Tournament
 
@@ -101,12 +102,9 @@ def _play_out(tournament: Tournament) -> None:
         )
         for board in boards:
             game = Game.objects.get(table_id=board.table_id)
-            while game.status == Game.Status.PLAYING:
-                seat = Seat.objects.select_related("user").get(
-                    table_id=game.table_id, number=game.engine_state().turn
-                )
-                play_for_the_person(
-                    game, seat, now=game.deadline - timedelta(seconds=1)
-                )
-                game.refresh_from_db()
+            games.game_play_out(
+                game.pk,
+                lambda live: person_move(live, live.deadline - timedelta(seconds=1)),
+            )
+            game.refresh_from_db()
             services.board_ended(board_id=board.pk, now=game.finished_at)

@@ -6,11 +6,13 @@ models directly. Moves made at a live table go through the game's owner
 """
 
 from .play import (
+    automatic_move,
     change_game,
     game_abort,
     game_act,
     game_advance_overdue,
     game_call_off,
+    game_play_out,
     game_resign,
     hand_over_unowned,
     seat_grace_over,
@@ -25,11 +27,13 @@ from .tables import (
 )
 
 __all__ = [
+    "automatic_move",
     "change_game",
     "game_abort",
     "game_act",
     "game_advance_overdue",
     "game_call_off",
+    "game_play_out",
     "game_resign",
     "hand_over_unowned",
     "seat_add_bot",

@@ -43,6 +43,27 @@ def change_game(
     return step
 
 
+def game_play_out(game_id: int, decide: Callable[[LiveGame], Step]) -> None:
+    """Play a game to its end in this process, each step decided by
+    ``decide`` on the game as held. The game is read once and kept as its
+    owner keeps it, and each step is written as the owner writes it (the
+    last with what the end settles), so a move costs a write rather than a
+    reading of the whole game: for whole games that nobody watches, the demo
+    data's and those of the tests about what follows a game."""
+    live = journal.load(game_id)
+    if live is None:
+        raise NotFound(f"there is no game {game_id}")
+    while live.status == Game.Status.PLAYING:
+        step = decide(live)
+        if step.ends_game:
+            journal.finish_sync(live, step)
+        else:
+            journal.write_sync(live, step)
+        live.commit(step)
+    reload = {"kind": "reload", "version": live.version}
+    transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
+
+
 def _seat_of(live: LiveGame, user) -> int:
     for seat in live.seats:
         if seat.user_id == user.pk:
@@ -129,21 +150,28 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
             return nothing
         if live.deadline is None or live.deadline > now:
             return nothing
-        seat = live.to_move
-        thought = None
-        if thinking.thinks(seat.bot) and not seat.left:
-            thought = thinking.practice_move(
-                live.state,
-                list(live.deal_actions),
-                seat.bot,
-                settings.PULKA_PRACTICE_BOT_SECONDS,
-            )
-        return live.decide_automatic(now, thought)
+        return automatic_move(live, now)
 
     try:
         return bool(change_game(game_id, decide).events)
     except NotFound:
         return False
+
+
+def automatic_move(live: LiveGame, now) -> Step:
+    """The move made when the turn's time is up at ``now``, as the owner's
+    alarm makes it: the bot's (a practice bot thinks here), or the
+    autopilot's for a person out of time."""
+    seat = live.to_move
+    thought = None
+    if thinking.thinks(seat.bot) and not seat.left:
+        thought = thinking.practice_move(
+            live.state,
+            list(live.deal_actions),
+            seat.bot,
+            settings.PULKA_PRACTICE_BOT_SECONDS,
+        )
+    return live.decide_automatic(now, thought)
 
 
 def hand_over_unowned() -> int:

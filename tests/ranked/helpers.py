@@ -53,14 +53,13 @@ def time_out(game: Game) -> None:
     assert moved
 
 
-def finish(game: Game, *, limit: int = 5000) -> Game:
+def finish(game: Game) -> Game:
     """Play the game to its end, every move a timeout; returns it reloaded."""
-    for _ in range(limit):
-        game.refresh_from_db()
-        if game.status != Game.Status.PLAYING:
-            return game
-        time_out(game)
-    raise AssertionError(f"the game did not end within {limit} moves")
+    services.game_play_out(
+        game.pk, lambda live: services.automatic_move(live, live.deadline)
+    )
+    game.refresh_from_db()
+    return game
 
 
 def users_by_seat(game: Game) -> list:

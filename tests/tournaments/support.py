@@ -10,8 +10,7 @@ from django.utils import timezone
 
 from coins import services as coins
 from games import services as games
-from games.demo import play_for_the_person
-from games.models import Game, Seat
+from games.demo import person_move
 from tests.factories import UserFactory
 from tournaments import services
 from tournaments.models import Board, Tournament
@@ -65,26 +64,18 @@ def start_now(tournament: Tournament) -> str | None:
 
 
 def play_game(game_id: int, absent: frozenset = frozenset()) -> None:
-    """Play a game to its end: people by the autopilot through ``game_act``,
-    bots (and the ``absent`` users, whose timers run out) as the timers
-    would move them."""
-    while True:
-        game = Game.objects.select_related("table").get(pk=game_id)
-        if game.status != Game.Status.PLAYING:
-            return
-        state = game.engine_state()
-        seat = Seat.objects.get(table_id=game.table_id, number=state.turn)
+    """Play a game to its end: people with the autopilot's choice as their
+    own client sends it, bots (and the ``absent`` users, whose timers run
+    out) as the timers would move them. Each move is made on the game's own
+    clock, however long the boards played before this one took."""
+
+    def decide(live):
+        seat = live.to_move
         if seat.played_by_bot or seat.user_id in absent:
-            games.game_advance_overdue(
-                game_id=game.pk,
-                version=game.version,
-                now=game.deadline + timedelta(seconds=1),
-            )
-            continue
-        # The person moves within their time on the game's own clock, however
-        # long the boards played before this one took on the machine's.
-        on_time = game.deadline - timedelta(seconds=1) if game.deadline else None
-        play_for_the_person(game, seat, now=on_time)
+            return games.automatic_move(live, live.deadline + timedelta(seconds=1))
+        return person_move(live, live.deadline - timedelta(seconds=1))
+
+    games.game_play_out(game_id, decide)
 
 
 def open_boards(tournament: Tournament) -> list[Board]:
