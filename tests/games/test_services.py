@@ -467,6 +467,20 @@ def test_a_finished_game_replays_and_its_deals_were_committed(profile, options, 
         assert cards["salt"] == record.salt
 
 
+def test_a_game_played_out_in_process_is_written_as_its_owner_writes_it():
+    game = start_game("georgian-club", {"schedule": "nines"}, people=2)
+    services.game_play_out(
+        game.pk, lambda live: services.automatic_move(live, live.deadline)
+    )
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert_replays(game)
+    assert event_versions(game) == list(range(1, game.version + 1))
+    assert game.deal_records.count() == len(game.engine_state().deals)
+    # Every move was the timer's: nobody's client sent one.
+    assert not game.events.filter(kind="action", cause=GameEvent.Cause.PLAYER)
+
+
 def test_nothing_is_revealed_while_playing(japanese):
     assert "reveal" not in snapshot(japanese, 0)
     assert GameEvent.objects.filter(game=japanese).count() == 1
