@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -18,6 +19,7 @@ from django.test import Client
 
 from config.asgi import application
 from games import selectors, services
+from games.demo import person_move
 from games.engine import apply, new_game
 from games.engine.actions import action_from_json
 from games.engine.record import record_json, replay
@@ -93,6 +95,23 @@ def play_until(game: Game, predicate, *, limit: int = 5000) -> Game:
         assert game.status == Game.Status.PLAYING, "the game ended first"
         move(game)
     raise AssertionError(f"no such moment within {limit} steps")
+
+
+def play_out(game_id: int, absent: frozenset = frozenset()) -> None:
+    """Play a game to its end in this process, as its owner would: people
+    with the autopilot's choice as their own client sends it, bots (and the
+    ``absent`` users, whose timers run out) as the timers would move them.
+    Each move is made on the game's own clock, however long the games played
+    before this one took. For tests about what follows a game; tests of the
+    moves themselves go through ``move``."""
+
+    def decide(live):
+        seat = live.to_move
+        if seat.played_by_bot or seat.user_id in absent:
+            return services.automatic_move(live, live.deadline + timedelta(seconds=1))
+        return person_move(live, live.deadline - timedelta(seconds=1))
+
+    services.game_play_out(game_id, decide)
 
 
 def is_over(game: Game) -> bool:

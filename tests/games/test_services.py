@@ -21,6 +21,7 @@ from tests.games.helpers import (
     assert_replays,
     frozen,
     is_over,
+    play_out,
     play_until,
     seat_user,
     snapshot,
@@ -408,7 +409,8 @@ def test_a_leaver_is_played_by_a_bot_and_placed_last():
     assert game.events.get(version=version + 1).seat == 1
     assert game.events.get(version=version + 1).cause == "bot"
 
-    game = play_until(game, is_over)
+    play_out(game.pk)
+    game.refresh_from_db()
     assert game.result["places"][1] == 4
     assert game.result["left"] == [1]
     assert_replays(game)

@@ -11,7 +11,7 @@ from ratings.categories import preset
 from ratings.models import Rating, RatingChange, RatingCount
 from ratings.services import rating_counts_rebuild
 from tests.factories import UserFactory
-from tests.games.helpers import is_over, play_until, seat_user
+from tests.games.helpers import play_out, seat_user
 
 
 def seated_game(users, profile: str, options: dict | None = None, *, bots=0) -> Game:
@@ -45,7 +45,9 @@ def played_game(category: str, users=None) -> Game:
     profile, options = preset(category)
     if users is None:
         users = [UserFactory() for _ in range(2 if profile == "japanese" else 4)]
-    return make_ranked(play_until(seated_game(users, profile, options), is_over))
+    game = seated_game(users, profile, options)
+    play_out(game.pk)
+    return make_ranked(game)
 
 
 def resigned_match(

@@ -15,7 +15,7 @@ from games.models import Game
 from ratings import elo, selectors, services
 from ratings.models import Rating, RatingChange, RatingCount
 from tests.factories import StaffUserFactory, UserFactory
-from tests.games.helpers import is_over, play_until, seat_user
+from tests.games.helpers import play_out, seat_user
 from tests.ratings.helpers import (
     assert_ratings_add_up,
     make_ranked,
@@ -160,7 +160,8 @@ def test_a_leaver_is_rated_last():
     users = [UserFactory() for _ in range(4)]
     game = seated_game(users, "georgian-club", {"schedule": "nines"})
     game_services.game_resign(game_id=game.pk, user=users[1])
-    game = make_ranked(play_until(game, is_over))
+    play_out(game.pk)
+    game = make_ranked(game)
     assert game.result["places"][1] == 4
 
     changes = {c.user: c.delta for c in services.rating_apply_game(game_id=game.pk)}

@@ -9,9 +9,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from coins import services as coins
-from games import services as games
-from games.demo import person_move
 from tests.factories import UserFactory
+from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, Tournament
 
@@ -63,21 +62,6 @@ def start_now(tournament: Tournament) -> str | None:
     )
 
 
-def play_game(game_id: int, absent: frozenset = frozenset()) -> None:
-    """Play a game to its end: people with the autopilot's choice as their
-    own client sends it, bots (and the ``absent`` users, whose timers run
-    out) as the timers would move them. Each move is made on the game's own
-    clock, however long the boards played before this one took."""
-
-    def decide(live):
-        seat = live.to_move
-        if seat.played_by_bot or seat.user_id in absent:
-            return games.automatic_move(live, live.deadline + timedelta(seconds=1))
-        return person_move(live, live.deadline - timedelta(seconds=1))
-
-    games.game_play_out(game_id, decide)
-
-
 def open_boards(tournament: Tournament) -> list[Board]:
     return list(
         Board.objects.filter(
@@ -90,7 +74,7 @@ def play_round(tournament: Tournament, absent: frozenset = frozenset()) -> None:
     """Play every open game of the current round and take the results in
     (as the worker's task would)."""
     for board in open_boards(tournament):
-        play_game(board.table.game.pk, absent)
+        play_out(board.table.game.pk, absent)
         services.board_ended(board_id=board.pk)
 
 

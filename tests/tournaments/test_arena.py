@@ -8,11 +8,12 @@ from datetime import timedelta
 import pytest
 
 from coins import services as coins
+from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, Entry, Round, Tournament
 from tournaments.standings import standings
 
-from .support import make_tournament, open_boards, play_game, players, register_all
+from .support import make_tournament, open_boards, players, register_all
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def arena(count: int, minutes: int = 30, **fields):
 
 
 def finish_board(board: Board, now=None, absent=frozenset()) -> None:
-    play_game(board.table.game.pk, absent)
+    play_out(board.table.game.pk, absent)
     services.board_ended(board_id=board.pk, now=now)
 
 
@@ -122,12 +123,12 @@ def test_the_tick_finishes_an_arena_whose_time_is_up_and_pairs_no_more():
 def test_the_tick_pairs_free_players_and_ends_an_idle_arena():
     tournament, _ = arena(4, minutes=10)
     for board in open_boards(tournament):
-        play_game(board.table.game.pk)
+        play_out(board.table.game.pk)
     # The results are taken in by the sweep, which pairs the four again.
     services.sweep_running(now=tournament.started_at + timedelta(minutes=1))
     assert len(open_boards(tournament)) == 2
     for board in open_boards(tournament):
-        play_game(board.table.game.pk)
+        play_out(board.table.game.pk)
     after_the_end = tournament.ends_at + timedelta(seconds=1)
     services.sweep_running(now=after_the_end)
     tournament.refresh_from_db()
@@ -137,7 +138,7 @@ def test_the_tick_pairs_free_players_and_ends_an_idle_arena():
 def test_the_tick_alone_finishes_an_arena_left_with_nothing_to_play():
     tournament, _ = arena(2, minutes=10)
     (board,) = open_boards(tournament)
-    play_game(
+    play_out(
         board.table.game.pk,
         absent=frozenset(e.user_id for e in tournament.entries.all()),
     )

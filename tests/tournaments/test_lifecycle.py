@@ -19,6 +19,7 @@ from config.errors import ApplicationError, NotAllowed
 from games import services as games
 from games.models import Game, GameEvent, Seat
 from ratings.models import Rating
+from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 from tournaments.standings import seat_of_user, standings
@@ -26,7 +27,6 @@ from tournaments.standings import seat_of_user, standings
 from .support import (
     make_tournament,
     open_boards,
-    play_game,
     play_round,
     play_to_the_end,
     players,
@@ -328,7 +328,7 @@ def test_each_result_is_taken_in_once():
     (board,) = open_boards(tournament)
 
     assert services.board_ended(board_id=board.pk) is False  # still playing
-    play_game(board.table.game.pk)
+    play_out(board.table.game.pk)
     assert services.board_ended(board_id=board.pk) is True
     assert services.board_ended(board_id=board.pk) is False
     assert services.sweep_running() == 0
@@ -340,7 +340,7 @@ def test_the_sweep_takes_in_a_result_whose_message_was_lost():
     register_all(tournament, players(2))
     start_now(tournament)
     (board,) = open_boards(tournament)
-    play_game(board.table.game.pk)
+    play_out(board.table.game.pk)
 
     assert services.sweep_running() == 1
 
@@ -359,7 +359,7 @@ def test_an_ended_tournament_game_queues_its_result(monkeypatch):
     (board,) = open_boards(tournament)
 
     with TestCase.captureOnCommitCallbacks(execute=True):
-        play_game(board.table.game.pk)
+        play_out(board.table.game.pk)
 
     assert queued == [board.pk]
 
@@ -373,7 +373,7 @@ def test_cancelling_a_running_tournament_stops_its_games_and_refunds():
     register_all(tournament, users)
     start_now(tournament)
     first, second = open_boards(tournament)
-    play_game(first.table.game.pk)
+    play_out(first.table.game.pk)
     services.board_ended(board_id=first.pk)
     total = coins.ledger_total()
 

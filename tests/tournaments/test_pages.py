@@ -12,13 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from coins import services as coins
+from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, Entry, Tournament
 from tournaments.standings import seat_of_user
 
 from .support import (
     make_tournament,
-    play_game,
     play_round,
     play_to_the_end,
     players,
@@ -257,7 +257,7 @@ def test_a_player_in_a_running_round_is_shown_their_table(running):
 def test_a_player_whose_game_ended_waits_for_the_round(running):
     tournament, users = running
     seat = seat_of_user(tournament, users[0])
-    play_game(seat.board.table.game.pk)
+    play_out(seat.board.table.game.pk)
     services.board_ended(board_id=seat.board.pk)
     tournament.refresh_from_db()
     assert tournament.current_round == 1  # the other table still plays

@@ -10,11 +10,11 @@ import pytest
 
 from games.models import Game
 from ratings.models import Rating, RatingChange
+from tests.games.helpers import play_out
 from tournaments.models import Board
 
 from .support import (
     make_tournament,
-    play_game,
     play_round,
     play_to_the_end,
     players,
@@ -90,7 +90,7 @@ def test_a_forfeit_is_a_rated_loss():
     (game,) = games_of(tournament)
     absent = users[1]
 
-    play_game(game.pk, absent=frozenset({absent.pk}))  # three timeouts forfeit
+    play_out(game.pk, absent=frozenset({absent.pk}))  # three timeouts forfeit
 
     game.refresh_from_db()
     change = RatingChange.objects.get(game=game, user=absent)
