@@ -18,7 +18,7 @@ NODE_STAMP := node_modules/.install.stamp
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
-	@echo "make test-fast  the suite without the tests marked slow, for the edit loop"
+	@echo "make test-fast  the tests that run in the test process, for the edit loop"
 	@echo "make lint   ruff check and format check, ESLint for static/js"
 	@echo "make format ruff fix and format"
 	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
@@ -46,7 +46,7 @@ test: $(STAMP) system-packages test-js
 
 # The same without the long checks marked slow (docs/testing.md).
 test-fast: $(STAMP) system-packages test-js
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow and not servers" $(PYTEST_ARGS)
 
 # Chromium (browser tests) and Caddy (the proxy's routing test), from
 # Debian's packages if missing.

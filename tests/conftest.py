@@ -20,16 +20,22 @@ hypothesis_settings.register_profile(
 hypothesis_settings.register_profile("thorough", max_examples=1000, deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bounded"))
 
-# Packages whose tests share servers started once for the package (uvicorn
-# and a Celery worker, package-scoped fixtures): under pytest-xdist each of
-# them runs whole on one worker (--dist loadgroup), so its servers start
-# once rather than once on every worker that meets one of its tests.
+# Packages whose tests start server processes (uvicorn, Celery, Chromium,
+# Caddy): marked `servers`, which `make test-fast` leaves out.
+SERVER_PACKAGES = ("browser", "live", "outage", "platform", "routing")
+
+# Of those, the packages whose tests share servers started once for the
+# package (package-scoped fixtures): under pytest-xdist each runs whole on
+# one worker (--dist loadgroup), so its servers start once rather than once
+# on every worker that meets one of its tests.
 SERVER_SHARING_PACKAGES = ("browser", "live")
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         package = item.path.parent.name
+        if package in SERVER_PACKAGES:
+            item.add_marker(pytest.mark.servers)
         if package in SERVER_SHARING_PACKAGES:
             item.add_marker(pytest.mark.xdist_group(package))
 

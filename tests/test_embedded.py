@@ -94,6 +94,7 @@ def wait_down(var: Path) -> bool:
     return True
 
 
+@pytest.mark.servers
 @pytest.mark.timeout(180)
 def test_the_last_user_stops_the_servers_and_a_dead_one_counts_for_nothing(
     tmp_path,

@@ -21,7 +21,8 @@ from config.text_filters import sentence_start
 from games import services
 from games.models import Game
 from tests.factories import UserFactory
-from tests.games.test_table_pages import japanese_game, play_to_the_end
+from tests.games.helpers import play_out
+from tests.games.test_table_pages import japanese_game
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +61,7 @@ def world():
     waiting = services.table_create(user=player, profile="georgian-club")
     services.seat_add_bot(table_id=waiting.pk, user=player, number=1)
     services.seat_add_bot(table_id=waiting.pk, user=player, number=2, bot="autopilot")
-    finished = play_to_the_end(japanese_game(player), player)
+    finished = play_out(japanese_game(player).pk)
     return {"player": player, "waiting": waiting, "finished": finished}
 
 

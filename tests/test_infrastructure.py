@@ -73,6 +73,7 @@ def test_broker_and_results_are_redis():
     assert celery_app.conf.result_backend.startswith(("redis://", "redis+socket://"))
 
 
+@pytest.mark.servers
 @pytest.mark.timeout(120)
 def test_ping_runs_on_a_real_worker(celery_worker):
     result = ping.apply_async(countdown=1)
@@ -133,6 +134,7 @@ def test_database_is_postgresql_through_psycopg3():
     assert version >= 120000
 
 
+@pytest.mark.slow
 def test_an_idle_receive_on_redis_outlasts_the_blocking_wait():
     # A consumer waits on the layer for long stretches; a reader that gave up
     # after redis-py's default socket timeout (5 s) would crash idle

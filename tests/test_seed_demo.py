@@ -1,4 +1,5 @@
-"""The seed_demo management command."""
+"""The seed_demo management command. It plays the demo's whole games and
+tournaments, so its tests are in the slow tier."""
 
 from io import StringIO
 
@@ -6,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def run_seed_demo(**options) -> str:

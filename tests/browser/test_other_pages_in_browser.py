@@ -10,7 +10,8 @@ import uuid
 from django.contrib.auth import get_user_model
 
 from tests.factories import DEFAULT_PASSWORD
-from tests.games.test_table_pages import japanese_game, play_to_the_end
+from tests.games.helpers import play_out
+from tests.games.test_table_pages import japanese_game
 
 from .test_table_page import SCREENSHOTS, log_in
 
@@ -24,7 +25,7 @@ def new_player():
 def test_the_replay_steps_through_a_game_with_its_scoresheet(page, read_db):
     def finished_game():
         user = new_player()
-        game = play_to_the_end(japanese_game(user, target=11), user)
+        game = play_out(japanese_game(user, target=11).pk)
         return user.username, game.pk, len(game.engine_state().deals)
 
     username, game_id, deals = read_db(finished_game)
@@ -100,7 +101,7 @@ def test_the_live_table_in_georgian(page, server, read_db):
 def test_a_finished_table_shows_the_result_and_checks_the_deals(page, read_db):
     def finished_game():
         user = new_player()
-        game = play_to_the_end(japanese_game(user, target=11), user)
+        game = play_out(japanese_game(user, target=11).pk)
         return user.username, game.table_id
 
     username, table_id = read_db(finished_game)

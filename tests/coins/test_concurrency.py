@@ -71,6 +71,7 @@ def assert_books_sound():
     assert not negative.exists()
 
 
+@pytest.mark.slow
 def test_a_thousand_concurrent_movements_keep_the_books():
     rng = random.Random(20250301)
     users = [UserFactory() for _ in range(12)]

@@ -100,6 +100,7 @@ def test_a_position_shows_no_other_hand():
     assert "legal" not in position(state, (state.turn + 1) % 4)
 
 
+@pytest.mark.slow
 def test_the_page_follows_as_the_engine(tmp_path):
     """The page's script (static/js/game/follow.js), given the same views,
     steps and positions, keeps the same views."""

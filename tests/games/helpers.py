@@ -97,13 +97,13 @@ def play_until(game: Game, predicate, *, limit: int = 5000) -> Game:
     raise AssertionError(f"no such moment within {limit} steps")
 
 
-def play_out(game_id: int, absent: frozenset = frozenset()) -> None:
+def play_out(game_id: int, absent: frozenset = frozenset()) -> Game:
     """Play a game to its end in this process, as its owner would: people
     with the autopilot's choice as their own client sends it, bots (and the
     ``absent`` users, whose timers run out) as the timers would move them.
     Each move is made on the game's own clock, however long the games played
     before this one took. For tests about what follows a game; tests of the
-    moves themselves go through ``move``."""
+    moves themselves go through ``move``. Returns the game reloaded."""
 
     def decide(live):
         seat = live.to_move
@@ -112,6 +112,7 @@ def play_out(game_id: int, absent: frozenset = frozenset()) -> None:
         return person_move(live, live.deadline - timedelta(seconds=1))
 
     services.game_play_out(game_id, decide)
+    return Game.objects.get(pk=game_id)
 
 
 def is_over(game: Game) -> bool:

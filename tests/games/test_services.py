@@ -441,6 +441,7 @@ def test_a_game_cannot_be_aborted_after_the_first_card(japanese):
 # Whole games: records and fairness
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "profile, options, people",
     [

@@ -15,6 +15,7 @@ from games import selectors, services
 from games.engine.record import replay
 from games.models import Game, Seat
 from tests.factories import UserFactory
+from tests.games.helpers import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -34,30 +35,6 @@ def seats_of(game: Game) -> list[Seat]:
     return list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
 
 
-def play_to_the_end(game: Game, user, seat: int = 0) -> Game:
-    """Play the human seat with its first legal choice; the bot moves on its
-    (already due) timer."""
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != Game.Status.PLAYING:
-            return game
-        state = game.engine_state()
-        if state.turn == seat:
-            view = selectors.snapshot(game, seats_of(game), seat)["view"]
-            services.game_act(
-                game_id=game.pk,
-                user=user,
-                action=view["legal"][0],
-                expected_version=game.version,
-                client_id=f"t{game.version}",
-            )
-        else:
-            assert services.game_advance_overdue(
-                game_id=game.pk, version=game.version, now=game.deadline
-            )
-    raise AssertionError("the game did not end")
-
-
 def embedded_json(content: str, element_id: str):
     start = content.index(f'id="{element_id}"')
     start = content.index(">", start) + 1
@@ -72,7 +49,7 @@ def player(db):
 
 @pytest.fixture
 def finished_game(player):
-    return play_to_the_end(japanese_game(player), player)
+    return play_out(japanese_game(player).pk)
 
 
 # The table page
@@ -286,7 +263,7 @@ def test_an_aborted_game_has_a_replay_and_a_record(client, player):
 
 
 def test_a_private_game_replay_is_only_for_its_players(client, player):
-    game = play_to_the_end(japanese_game(player, is_private=True), player)
+    game = play_out(japanese_game(player, is_private=True).pk)
     client.force_login(UserFactory())
 
     assert client.get(reverse("games:replay", args=[game.pk])).status_code == 404
@@ -306,13 +283,7 @@ def test_a_four_player_replay_page_renders(client, player):
     game = Game.objects.get(table=table)
     # Resigning hands the seat to a bot; the bots then finish the game.
     services.game_resign(game_id=game.pk, user=player)
-    for _ in range(2000):
-        game.refresh_from_db()
-        if game.status != Game.Status.PLAYING:
-            break
-        services.game_advance_overdue(
-            game_id=game.pk, version=game.version, now=game.deadline
-        )
+    game = play_out(game.pk)
     assert game.status == Game.Status.FINISHED
     client.force_login(player)
 
@@ -349,7 +320,7 @@ const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 @pytest.fixture
 def match_of_several_deals(player):
     # A match to 11 can end with its first deal; no deal scores 21.
-    return play_to_the_end(japanese_game(player, target=21), player)
+    return play_out(japanese_game(player, target=21).pk)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
