@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from django.db import connection
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
@@ -46,6 +47,20 @@ def pytest_sessionstart(session):
     another user of them (a `make run`) is still up."""
     services = EmbeddedServices().__enter__()
     session.config.add_cleanup(lambda: services.__exit__(None, None, None))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test databases, whose sessions left open by threads
+    (the executors of async consumers keep a connection each) are ended
+    before the database is dropped: PostgreSQL would otherwise wait five
+    seconds for them and then refuse the drop."""
+    yield
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture
