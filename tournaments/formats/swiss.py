@@ -3,28 +3,41 @@
 :func:`pair_round` pairs a round as one maximum-weight matching over every
 possible pair (networkx's implementation of Edmonds' blossom algorithm),
 with an extra "bye" node when the number of players is odd. Each possible
-pair carries penalties, weighed strictly in this order, so that no amount
-of a later one can outweigh one unit of an earlier one:
+pair carries penalties, weighed strictly in the order of the FIDE (Dutch)
+system's criteria, C.04.3 in the FIDE Handbook (numbering of the 2017
+text), so that no amount of a later one outweighs one unit of an earlier
+one:
 
-1. a rematch;
-2. a second bye (until everybody has had one);
-3. the bye given above the lowest score group;
-4. a pair of players from different score groups (a float);
-5. the square of the score gap of a pair (for the bye, of its player's
-   score above the lowest), so that floats are as short as they can be and
-   the bye goes as low as it can;
-6. the bye's rank from the bottom: the lowest-ranked player without a bye
-   gets it;
+1. a rematch (C1, absolute);
+2. a second bye, until everybody has had one (C2, absolute). When the two
+   cannot both hold, the rematch is avoided first: the Dutch rules order
+   their absolute criteria C1 before C2 and say nothing of a round where
+   no legal pairing exists, and a game cannot be replayed while a second
+   bye only repeats a point already given once;
+3. the bye given above the lowest score group (the bye goes to the last
+   bracket, C4's completion; its player is a downfloater otherwise);
+4. the sum of the squared score differences of the pairs, the bye counting
+   as a pair with a player one point below the lowest score (C6, minimise
+   the PSD, with A.8's score difference of the bye). Squares, so that one
+   player floating two groups costs more than two players floating one;
+5. the number of pairs between score groups, that is of downfloaters (C5
+   and C7, most pairs inside their own groups);
+6. the bye's rank from the bottom: the lowest-ranked player who may have it
+   gets it (B.? generation order: the last of S2 is the one left over);
 7. within a score group, how far the pair is from the fold (1 v 1 + half,
-   2 v 2 + half, ...); across groups, how far apart the two are in the
-   standings (the lowest of a group floats to the highest of the next);
+   2 v 2 + half, ...; B.2's S1 against S2 and the order of transpositions);
+   across groups, how far apart the two are in the standings (the lowest
+   of a group floats to the highest of the next, B.2's MDP order);
 8. a pair from the same half of its score group (when a rematch breaks the
-   fold, the top half still meets the bottom half).
+   fold, the top half still meets the bottom half, B.2's exchanges last).
 
-So the pairing has the fewest rematches there can be, never a second bye
-that can be avoided, the fewest floats that rematches allow, and among
-those the usual Dutch order. The matching is exact: there is no search
-budget and no case in which it settles for less.
+Colours (C8 to C11) have no tier: a Joker match has no sides, its first
+declarer is drawn at random when the table is dealt
+(games.engine.shuffle.draw_first_dealer), so no player can be owed a side.
+Repeated floats of earlier rounds (C12 to C19) are not weighed either.
+
+The matching is exact: there is no search budget and no case in which it
+settles for less than the best pairing in this order.
 
 :func:`standings` ranks by score, then Buchholz (sum of the opponents'
 scores), then Sonneborn-Berger (sum of the scores of beaten opponents plus
@@ -49,6 +62,7 @@ WIN_POINTS = Fraction(1)
 DRAW_POINTS = Fraction(1, 2)
 
 BYE = "bye"  # the extra node of an odd field
+UP, DOWN = "up", "down"  # the two floats
 
 
 class History(NamedTuple):
@@ -77,8 +91,10 @@ def _ordered(standings: Sequence[tuple[Player, object]]) -> list[tuple[Player, o
     return sorted(entries, key=lambda entry: entry[1], reverse=True)
 
 
-class _Field:
-    """The ranked field of one round and the penalties of its pairs."""
+class Field:
+    """The ranked field of one round (players by rank: 0 is the best) and
+    the penalties of its pairs, one per tier of the module's docstring, in
+    that order."""
 
     def __init__(self, scores: list, played: set[frozenset], had_bye: set[int]):
         self.scores = scores
@@ -87,16 +103,30 @@ class _Field:
         self.everyone_had_a_bye = len(had_bye) == len(scores)
         # Scores as whole numbers of the smallest unit they share (a half
         # point with draws), so that gaps and their squares are integers.
-        unit = math.lcm(*(Fraction(score).denominator for score in scores))
-        self.points = [int(Fraction(score) * unit) for score in scores]
+        self.unit = math.lcm(*(Fraction(score).denominator for score in scores))
+        self.points = [int(Fraction(score) * self.unit) for score in scores]
+        self.lowest = min(self.points)
         self.group_start: dict = {}
         self.group_size: dict = {}
         for rank, score in enumerate(scores):
             self.group_start.setdefault(score, rank)
             self.group_size[score] = self.group_size.get(score, 0) + 1
 
+    def penalties(self) -> dict:
+        """Every possible pair of ranks ``(a, b)``, ``a < b``, and every
+        possible bye ``(a, BYE)`` in an odd field, with its penalties."""
+        count = len(self.scores)
+        penalties = {
+            (a, b): self.pair_penalties(a, b)
+            for a in range(count)
+            for b in range(a + 1, count)
+        }
+        if count % 2:
+            penalties.update({(a, BYE): self.bye_penalties(a) for a in range(count)})
+        return penalties
+
     def pair_penalties(self, a: int, b: int) -> tuple[int, ...]:
-        """Penalties of pairing the players ranked ``a < b``, by order."""
+        """Penalties of pairing the players ranked ``a < b``."""
         rematch = int(frozenset((a, b)) in self.played)
         gap = self.points[a] - self.points[b]
         if gap == 0:
@@ -107,35 +137,54 @@ class _Field:
             order = abs(second - first - half)
         else:
             same_half, order = 0, b - a
-        return (rematch, 0, 0, int(gap != 0), gap * gap, 0, order, same_half)
+        return (rematch, 0, 0, gap * gap, int(gap != 0), 0, order, same_half)
 
     def bye_penalties(self, player: int) -> tuple[int, ...]:
         second_bye = int(player in self.had_bye and not self.everyone_had_a_bye)
-        above_lowest = self.points[player] - min(self.points)
+        above_lowest = self.points[player] - self.lowest
+        # A.8: the bye's score difference is taken from one point below the
+        # lowest score, so the bye in the lowest group costs one point squared.
+        difference = above_lowest + self.unit
         from_bottom = len(self.scores) - 1 - player
         return (
             0,
             second_bye,
             int(above_lowest > 0),
+            difference**2,
             0,
-            above_lowest**2,
             from_bottom,
             0,
             0,
         )
 
 
-def _weights(penalties: dict, pairs_per_round: int) -> dict:
-    """Edge weights for a maximum-weight matching that minimises the
-    penalties lexicographically: each tier is scaled past the largest total
-    the tiers below it can reach in one round."""
+def weights_by_tier(penalties: dict, edges_per_matching: int) -> dict:
+    """Edge weights whose maximum-weight perfect matching minimises the
+    penalties' totals lexicographically, tier by tier.
+
+    Why no amount of the tiers below can outweigh one unit of a tier: let
+    P = ``edges_per_matching`` (every perfect matching has that many edges)
+    and M[s] the largest penalty of tier s on any edge, so a matching's
+    total T[s] lies in [0, P * M[s]]. The scales are k[last] = 1 and
+    k[t] = 1 + sum over the tiers s below t of k[s] * P * M[s]. Take two
+    perfect matchings m and m' whose totals agree above tier t, with
+    T[t](m') >= T[t](m) + 1. The weighted cost of m' less that of m is at
+    least k[t] - sum over s below t of k[s] * (T[s](m) - T[s](m')), and each
+    of those differences is at most P * M[s]: so at least k[t] - (k[t] - 1)
+    = 1. The weight of an edge is ``top`` less its weighted cost; every
+    perfect matching has P edges, so the heaviest perfect matching is the
+    cheapest, and the cheapest is the lexicographic minimum. ``top`` exceeds
+    any edge's cost, so every weight is positive. The weights are Python
+    integers (no rounding at any size), and with integer weights networkx's
+    blossom algorithm computes in integers too.
+    """
     tiers = len(next(iter(penalties.values())))
     scale = [0] * tiers
-    reach = 0  # the most the tiers below can add up to
+    reach = 0  # the most the tiers below can add up to in one matching
     for tier in reversed(range(tiers)):
         scale[tier] = reach + 1
         largest = max(values[tier] for values in penalties.values())
-        reach += scale[tier] * largest * pairs_per_round
+        reach += scale[tier] * largest * edges_per_matching
     top = reach + 1
     return {
         edge: top - sum(v * k for v, k in zip(values, scale, strict=True))
@@ -175,18 +224,11 @@ def pair_round(
         if len(pair) == 2 and all(p in index for p in pair)
     }
     had_bye = {index[p] for p in bye_players if p in index}
-    field = _Field([score for _, score in entries], played, had_bye)
+    field = Field([score for _, score in entries], played, had_bye)
 
-    count = len(players)
-    penalties = {
-        (a, b): field.pair_penalties(a, b)
-        for a in range(count)
-        for b in range(a + 1, count)
-    }
-    if count % 2:
-        penalties.update({(a, BYE): field.bye_penalties(a) for a in range(count)})
     graph = nx.Graph()
-    for (a, b), weight in _weights(penalties, count // 2 + 1).items():
+    edges = (len(players) + 1) // 2
+    for (a, b), weight in weights_by_tier(field.penalties(), edges).items():
         graph.add_edge(a, b, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
 
@@ -201,6 +243,23 @@ def pair_round(
         [(players[a], players[b]) for a, b in pairs],
         None if bye is None else players[bye],
     )
+
+
+def floats(
+    scores: dict[Player, object], pairs: Iterable[Pair], bye: Player | None
+) -> dict[Player, str]:
+    """Who floated in a pairing, as arbiters mark it (C.04.3 A.4): of two
+    players with different scores, the higher gets a downfloat and the lower
+    an upfloat; a bye given above the lowest score is a downfloat too.
+    ``scores``: every paired player's score before the round."""
+    marks = {}
+    for a, b in pairs:
+        if scores[a] != scores[b]:
+            high, low = (a, b) if scores[a] > scores[b] else (b, a)
+            marks[high], marks[low] = DOWN, UP
+    if bye is not None and scores[bye] != min(scores.values()):
+        marks[bye] = DOWN
+    return marks
 
 
 def standings(
