@@ -351,6 +351,22 @@ class BoardSeat(models.Model):
     won = models.BooleanField(default=False)
     # The player made no move of their own in this game (timers played it).
     absent = models.BooleanField(default=False)
+    # Swiss: the player's points before the round and the float the pairing
+    # gave them (C.04.3 A.4), noted when the round is paired, as the
+    # arbiter's pairing list shows them; later results, withdrawals and
+    # called-off games would make them wrong to work out afterwards.
+    points_before = models.DecimalField(
+        max_digits=5, decimal_places=1, null=True, blank=True
+    )
+
+    class Float(models.TextChoices):
+        NONE = "", _("none")
+        UP = "up", _("up")
+        DOWN = "down", _("down")
+
+    floated = models.CharField(
+        max_length=4, choices=Float.choices, default=Float.NONE, blank=True
+    )
 
     class Meta:
         ordering = ["board", "number"]

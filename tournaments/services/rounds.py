@@ -3,6 +3,8 @@ and moving on when every game of the round has ended."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,8 +38,9 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
         and tournament.final_table
         and number == tournament.rounds
     )
+    score_groups = {}
     if tournament.format == Format.SWISS:
-        groups = _swiss_groups(in_play, boards)
+        groups, score_groups = _swiss_groups(in_play, boards)
     elif tournament.format == Format.KNOCKOUT:
         groups = _knockout_groups(tournament, in_play, number)
     else:
@@ -62,6 +65,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
                 )
             continue
         seat_board(tournament, round_, board_number, players, now)
+    _note_score_groups(round_, score_groups)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     notify.changed_on_commit(tournament.pk, "round")
@@ -70,7 +74,9 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
     return round_
 
 
-def _swiss_groups(in_play: list[Entry], boards: list[Board]) -> list[tuple]:
+def _swiss_groups(in_play: list[Entry], boards: list[Board]) -> tuple[list, dict]:
+    """The round's boards (pairs, then the bye), and each player's points
+    before the round with the float the pairing gives them."""
     results, byes = swiss_history(boards)
     ids = [entry.pk for entry in in_play]
     table = swiss.standings(results, byes, players=ids)
@@ -79,7 +85,21 @@ def _swiss_groups(in_play: list[Entry], boards: list[Board]) -> list[tuple]:
     groups = [tuple(pair) for pair in pairs]
     if bye is not None:
         groups.append((bye,))
-    return groups
+    before = dict(ranked)
+    floated = swiss.floats(before, pairs, bye)
+    return groups, {
+        pk: (Decimal(score.numerator) / score.denominator, floated.get(pk, ""))
+        for pk, score in before.items()
+    }
+
+
+def _note_score_groups(round_: Round, score_groups: dict) -> None:
+    if not score_groups:
+        return
+    seats = list(BoardSeat.objects.filter(board__round=round_, entry__isnull=False))
+    for seat in seats:
+        seat.points_before, seat.floated = score_groups[seat.entry_id]
+    BoardSeat.objects.bulk_update(seats, ["points_before", "floated"])
 
 
 def _knockout_groups(

@@ -4,7 +4,7 @@ rows and every round's boards."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db.models import Sum, prefetch_related_objects
@@ -17,7 +17,6 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.selectors import display_name
 from coins import services as coins
-from games.models import Game
 from ratings.categories import CATEGORIES
 from tournaments.formats.prizes import split_prizes
 from tournaments.models import (
@@ -25,10 +24,11 @@ from tournaments.models import (
     Board,
     Entry,
     Format,
-    Round,
     Tournament,
 )
-from tournaments.standings import Row, rounds_with_boards, seat_of_user, standings
+from tournaments.standings import Row, seat_of_user, standings
+from tournaments.views.numbers import number
+from tournaments.views.rounds import round_views
 
 CATEGORY_LABELS = dict(TOURNAMENT_CATEGORIES)
 
@@ -36,14 +36,6 @@ NOTES = {
     Entry.Status.ELIMINATED: gettext_lazy("knocked out"),
     Entry.Status.DROPPED: gettext_lazy("dropped out"),
 }
-
-
-def number(value: Fraction | int) -> str:
-    """A score as people write it: 3, 1.5, 2.33."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
 def pool_of(tournament: Tournament) -> int:
@@ -246,105 +238,6 @@ def standing_rows(tournament: Tournament, user) -> list[StandingRow]:
 def prefetch_users(users) -> None:
     # Display names come from profiles: one query for all of them.
     prefetch_related_objects(list(users), "profile")
-
-
-@dataclass
-class SeatView:
-    name: str
-    username: str | None
-    place: int | None
-    score: int | None
-    won: bool
-    absent: bool
-    is_you: bool
-
-
-@dataclass
-class BoardView:
-    number: int
-    is_bye: bool
-    finished: bool
-    called_off: bool
-    watch_url: str | None
-    replay_url: str | None
-    is_yours: bool
-    seats: list[SeatView] = field(default_factory=list)
-
-
-@dataclass
-class RoundView:
-    number: int
-    playing: bool
-    is_final_table: bool
-    boards: list[BoardView]
-
-
-def _board_view(board: Board, user, live: bool) -> BoardView:
-    seats = []
-    for seat in board.seats.all():
-        entry_user = seat.entry.user if seat.entry_id else None
-        seats.append(
-            SeatView(
-                name=display_name(entry_user) if entry_user else _("Bot"),
-                username=entry_user.get_username() if entry_user else None,
-                place=seat.place,
-                score=seat.score,
-                won=seat.won,
-                absent=seat.absent,
-                is_you=bool(
-                    entry_user and user.is_authenticated and entry_user.pk == user.pk
-                ),
-            )
-        )
-    game = getattr(board.table, "game", None) if board.table_id else None
-    called_off = (board.finished and any(s.place is None for s in seats)) or (
-        game is not None and game.status == Game.Status.ABORTED
-    )
-    return BoardView(
-        number=board.number,
-        is_bye=board.is_bye,
-        finished=board.finished,
-        called_off=called_off,
-        watch_url=(
-            reverse("games:table", args=[board.table_id])
-            if live and board.table_id and not board.finished and not called_off
-            else None
-        ),
-        replay_url=(
-            reverse("games:replay", args=[game.pk])
-            if game is not None and board.finished and not called_off
-            else None
-        ),
-        is_yours=any(s.is_you for s in seats),
-        seats=seats,
-    )
-
-
-def round_views(tournament: Tournament, user) -> list[RoundView]:
-    # A cancelled tournament's unfinished games were called off: none to watch.
-    live = tournament.status == Tournament.Status.RUNNING
-    rounds = rounds_with_boards(tournament)
-    prefetch_users(
-        seat.entry.user
-        for round_ in rounds
-        for board in round_.boards.all()
-        for seat in board.seats.all()
-        if seat.entry_id
-    )
-    # An arena's one round holds every game: the latest first.
-    latest_first = tournament.format == Format.ARENA
-    return [
-        RoundView(
-            number=round_.number,
-            playing=live and round_.status == Round.Status.PLAYING,
-            is_final_table=round_.is_final_table,
-            boards=[
-                _board_view(board, user, live)
-                for board in list(round_.boards.all())[:: -1 if latest_first else 1]
-            ],
-        )
-        for round_ in rounds
-    ]
 
 
 def _games_playing(tournament: Tournament) -> int:
