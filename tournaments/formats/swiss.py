@@ -10,26 +10,33 @@ one:
 
 1. a rematch (C1, absolute);
 2. a second bye, until everybody has had one (C2, absolute). When the two
-   cannot both hold, the rematch is avoided first: the Dutch rules order
-   their absolute criteria C1 before C2 and say nothing of a round where
-   no legal pairing exists, and a game cannot be replayed while a second
-   bye only repeats a point already given once;
-3. the bye given above the lowest score group (the bye goes to the last
-   bracket, C4's completion; its player is a downfloater otherwise);
+   cannot both hold, the rematch is avoided first: the Dutch rules number
+   C1 before C2 and leave a round with no legal pairing to the arbiter;
+   a game cannot be replayed, while a second bye only repeats a point
+   already given once;
+3. the bye given above the lowest score group (C4, completion: the bye
+   goes to the last bracket; given higher, its player is a downfloater);
 4. the sum of the squared score differences of the pairs, the bye counting
    as a pair with a player one point below the lowest score (C6, minimise
-   the PSD, with A.8's score difference of the bye). Squares, so that one
-   player floating two groups costs more than two players floating one;
-5. the number of pairs between score groups, that is of downfloaters (C5
-   and C7, most pairs inside their own groups);
+   the PSD, with A.8's score difference of the bye). FIDE compares the
+   differences sorted, largest first; squares keep that where it matters
+   most: one player floating two groups (4) costs more than two players
+   floating one (1 + 1);
+5. the number of pairs between score groups, that is of downfloaters (C5,
+   most pairs inside each bracket). FIDE weighs C5 before C6 bracket by
+   bracket, from the top; a round paired at once pairs every player, and
+   ranking the differences first keeps one long float from standing in for
+   shorter ones, so here the count only breaks ties of tier 4;
 6. the bye's rank from the bottom: the lowest-ranked player who may have it
-   gets it (B.? generation order: the last of S2 is the one left over);
+   gets it (Article B's order of candidates leaves the last of the lowest
+   bracket unpaired);
 7. within a score group, how far the pair is from the fold (1 v 1 + half,
-   2 v 2 + half, ...; B.2's S1 against S2 and the order of transpositions);
-   across groups, how far apart the two are in the standings (the lowest
-   of a group floats to the highest of the next, B.2's MDP order);
+   2 v 2 + half, ...: S1 against S2, then the transpositions of S2 in
+   Article B's order); across groups, how far apart the two are in the
+   standings (the lowest of a group floats to the highest of the next);
 8. a pair from the same half of its score group (when a rematch breaks the
-   fold, the top half still meets the bottom half, B.2's exchanges last).
+   fold, the top half still meets the bottom half: exchanges between S1
+   and S2 come after transpositions).
 
 Colours (C8 to C11) have no tier: a Joker match has no sides, its first
 declarer is drawn at random when the table is dealt
