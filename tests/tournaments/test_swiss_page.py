@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def five_played_out():
-    # Five players: every round has a bye, and from round 2 on an odd score
-    # group, so some player floats whatever the results.
+    # Five players: every round has a bye, and in round 2 an odd score
+    # group above the lowest, so some player floats whatever the results.
     tournament = make_tournament("japanese", name="Floaters Cup", rounds=3)
     register_all(tournament, players(5))
     assert start_now(tournament) == "started"
@@ -75,7 +75,11 @@ def test_points_before_and_floats_are_noted_when_each_round_is_paired(
             ]
         assert seat.floated == expected
         floats += seat.floated != ""
-    assert floats >= 4  # an up and a down in rounds 2 and 3 at least
+    # Round 2 always has a float: after two games and a bye, the groups left
+    # once the bye goes to the lowest cannot all pair inside themselves
+    # without a rematch (with two wins: three players on a point, and of the
+    # two on none one takes the bye, so one of the three plays the other).
+    assert floats >= 2
 
 
 def test_the_page_shows_score_groups_and_floats(client, five_played_out):
