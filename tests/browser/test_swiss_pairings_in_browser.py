@@ -77,8 +77,9 @@ def test_a_finished_32_player_swiss_shows_its_pairings_with_floats(
             assert groups.all_inner_texts() == ["Score group 0"]
         else:
             assert groups.count() > 1
-    # Round 5 has an odd score group above the lowest: somebody floats.
-    assert counts[ROUNDS][2] and counts[ROUNDS][3]
+    # Somebody floats: if nobody did by round 4, round 5 has an odd score
+    # group above the lowest (the withdrawn leader's).
+    assert any(downs and ups for _, _, downs, ups in counts.values())
     first_float = page.locator(".float-down").first
     first_float.scroll_into_view_if_needed()
     assert first_float.is_visible()
