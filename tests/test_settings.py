@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -21,6 +22,7 @@ def test_languages():
     assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
 
 
+@pytest.mark.slow
 def test_production_settings_pass_the_deployment_checks():
     env = {
         **os.environ,

@@ -267,6 +267,7 @@ def mc_choice(samples, seed):
 
 
 @pytest.mark.parametrize(("profile", "options"), PROFILES, ids=PROFILE_IDS)
+@pytest.mark.slow
 def test_monte_carlo_plays_legally(profile, options):
     rules = make_rules(profile, options)
     moves = 0

@@ -74,6 +74,7 @@ def as_json(value):
 
 @pytest.mark.parametrize(("profile", "options"), SETUPS)
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow
 def test_following_the_steps_gives_the_view(profile, options, seed):
     followed = 0
     for before, steps, after in steps_of_a_game(profile, options, seed):

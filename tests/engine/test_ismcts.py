@@ -43,6 +43,7 @@ class Checked:
 
 
 @pytest.mark.parametrize(("profile", "options"), PROFILES, ids=PROFILE_IDS)
+@pytest.mark.slow
 def test_ismcts_plays_legally_in_seeded_games(profile, options):
     """200 seeded games (their first deals; the bot's seat and the dealer
     rotating), a tiny search per move."""

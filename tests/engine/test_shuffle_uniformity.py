@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from games.engine import make_rules
 from games.engine.cards import DECK
 from games.engine.shuffle import deal_cards
@@ -32,6 +34,7 @@ def places(deal) -> list:
     return cards
 
 
+@pytest.mark.slow
 def test_every_card_lands_in_every_place_equally_often():
     state = new_game(make_rules("japanese"), 0)
     index = {card: i for i, card in enumerate(DECK)}

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from django.conf import settings
 
 # A server's part in it: the pool started, one task thought in it.
@@ -35,6 +36,7 @@ def session_processes(session: int) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_the_bot_processes_end_with_a_server_killed_outright():
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER],

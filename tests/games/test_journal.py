@@ -109,6 +109,7 @@ def _replayed(game: Game):
     profile=st.sampled_from(["japanese", "georgian-club"]),
     steps=st.integers(min_value=1, max_value=90),
 )
+@pytest.mark.slow
 def test_the_snapshot_and_the_later_events_rebuild_the_state(profile, steps):
     people = 2 if profile == "japanese" else 4
     game = start_game(profile, people=people)

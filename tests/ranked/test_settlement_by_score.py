@@ -314,6 +314,7 @@ def test_the_api_shows_the_settlement_and_the_nets(api_client):
     assert listed[unstaked.pk]["result"]["nets"] is None
 
 
+@pytest.mark.slow
 def test_the_api_list_reads_every_games_nets_in_one_query(
     api_client, django_assert_max_num_queries
 ):

@@ -239,6 +239,7 @@ def test_a_knockout_gives_byes_to_the_top_seeds_and_ends_with_one_winner():
     assert champion.pk in entry_ids(final)
 
 
+@pytest.mark.slow
 def test_tables_of_four_fill_with_bots_that_do_not_count():
     users = players(6)
     tournament = make_tournament(
@@ -268,6 +269,7 @@ def test_tables_of_four_fill_with_bots_that_do_not_count():
     assert sum(row.points for row in rows) <= 2 * 2 * (4 + 2 + 1)
 
 
+@pytest.mark.slow
 def test_a_final_table_decides_the_top_four():
     users = players(6)
     tournament = make_tournament(

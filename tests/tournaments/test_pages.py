@@ -362,6 +362,7 @@ def test_an_unknown_tournament_is_not_found(client):
     assert client.get(reverse("tournaments:detail", args=[999999])).status_code == 404
 
 
+@pytest.mark.slow
 def test_a_multitable_round_shows_points_and_game_score():
     users = players(4)
     tournament = make_tournament("joker-nines", name="Joker Night", rounds=2)

@@ -37,6 +37,7 @@ def full_japanese(rounds: int, **fields):
     )
 
 
+@pytest.mark.slow
 def test_a_swiss_tournament_rates_each_game_once_and_the_bye_nobody():
     users = players(5)
     tournament = make_tournament(
@@ -109,6 +110,7 @@ def test_short_japanese_matches_and_unrated_tournaments_rate_nobody():
         assert not RatingChange.objects.filter(game__in=games_of(tournament))
 
 
+@pytest.mark.slow
 def test_tables_of_four_rate_the_tables_of_people_not_those_with_a_bot():
     # The short Joker plays the nines schedule: rated as Joker nines.
     tournament = make_tournament(
