@@ -18,7 +18,9 @@ from tests.following import Gap, take
 
 # Short timers for every process, the test process included.
 TURN_SECONDS_ANY = True
-BOT_MOVE_SECONDS = 0.2
+# Bots move after this pause; whole tournaments here make hundreds of bot
+# moves, so it is short.
+BOT_MOVE_SECONDS = 0.05
 DISCONNECT_GRACE_SECONDS = 2.0
 # A socket not heard from for this long is gone (clients ping every second).
 SOCKET_SILENCE_SECONDS = 3.0
