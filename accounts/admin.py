@@ -1,9 +1,14 @@
 """Admin registrations of the accounts app, and the operators' user list.
 
 Users get one extra action, "Ban player", which asks for a reason and calls
-``games.services.bans.user_ban`` for each selected user.
+``games.services.bans.user_ban`` for each selected user. Axes' access
+attempts (failed logins) get two, "Lift lockout of these accounts from these
+addresses" and "Lift every lockout of these addresses", which call
+``accounts.lockout.lockout_lift``: written to the admin's log.
 """
 
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -13,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.lockout import lockout_lift
 from accounts.models import Profile
 from config.errors import ApplicationError
 from games.services.bans import user_ban
@@ -88,3 +94,42 @@ class PlayerAdmin(UserAdmin):
 if admin.site.is_registered(User):
     admin.site.unregister(User)
 admin.site.register(User, PlayerAdmin)
+
+
+class LockoutAdmin(AccessAttemptAdmin):
+    """Axes' failed logins, with actions that lift a lockout (audited)."""
+
+    actions = [*AccessAttemptAdmin.actions, "lift_pairs", "lift_addresses"]
+
+    @admin.action(
+        description=_("Lift lockout of these accounts from these addresses"),
+        permissions=["delete"],
+    )
+    def lift_pairs(self, request, queryset):
+        pairs = set(queryset.values_list("username", "ip_address"))
+        for username, ip_address in sorted(pairs, key=str):
+            lockout_lift(by=request.user, username=username, ip_address=ip_address)
+        self._lifted(request, len(pairs))
+
+    @admin.action(
+        description=_("Lift every lockout of these addresses"),
+        permissions=["delete"],
+    )
+    def lift_addresses(self, request, queryset):
+        addresses = set(queryset.values_list("ip_address", flat=True))
+        for ip_address in sorted(addresses, key=str):
+            lockout_lift(by=request.user, ip_address=ip_address, whole_address=True)
+        self._lifted(request, len(addresses))
+
+    def _lifted(self, request, count: int) -> None:
+        self.message_user(
+            request,
+            ngettext("%(count)d lockout lifted.", "%(count)d lockouts lifted.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+
+if admin.site.is_registered(AccessAttempt):
+    admin.site.unregister(AccessAttempt)
+admin.site.register(AccessAttempt, LockoutAdmin)

@@ -9,8 +9,8 @@ use ``aauthenticate``, whose password check runs on a thread of its own
 (``acheck_password``), so the shared thread stays free.
 
 The same check in all three places: django-axes counts the failures per
-account and per address and, past its limit, answers with the lockout page
-without checking any password (see ``AXES_*`` in the settings).
+account-and-address pair, and per address, and past a limit answers with
+the lockout page without checking any password (``accounts.lockout``).
 """
 
 from __future__ import annotations
@@ -138,14 +138,3 @@ admin_login = _page(
     already_in=lambda user: user.is_active and user.is_staff,
 )
 api_login = _page("rest_framework/login.html", LoginForm, "api:root")
-
-
-def locked_out(request: HttpRequest, original_response=None, credentials=None):
-    """The page django-axes answers a locked-out login with (429)."""
-    minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
-    return render(
-        request,
-        "accounts/locked_out.html",
-        {"limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes},
-        status=429,
-    )

@@ -68,10 +68,14 @@ MIDDLEWARE = [
 ]
 
 # Failed logins (site, admin and the API's login page alike) are counted per
-# account and per address: after PULKA_LOGIN_FAILURES of either, that account
-# or that address is locked out for PULKA_LOGIN_COOLOFF_MINUTES, with no
-# password checked meanwhile. Operators unlock early by deleting the access
-# attempts in the admin (Axes).
+# account-and-address pair: PULKA_LOGIN_FAILURES wrong passwords for one
+# account from one address lock that pair for PULKA_LOGIN_COOLOFF_MINUTES,
+# with no password checked meanwhile; the account's owner elsewhere and the
+# address's other users are not locked. An address whose failures over all
+# its accounts reach PULKA_LOGIN_ADDRESS_FAILURES (each account's counted up
+# to PULKA_LOGIN_FAILURES) is locked as a whole (accounts/lockout.py says why
+# that takes a handler). Operators lift a lock with the admin's "Lift
+# lockout" actions on the access attempts (Axes), which the admin's log keeps.
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.LockoutBackend",
     "accounts.backends.PasswordBackend",
@@ -80,9 +84,11 @@ AXES_FAILURE_LIMIT = env.int("PULKA_LOGIN_FAILURES", default=5)
 AXES_COOLOFF_TIME = timedelta(
     minutes=env.float("PULKA_LOGIN_COOLOFF_MINUTES", default=15)
 )
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "accounts.lockout.PairAndAddressHandler"
+PULKA_LOGIN_ADDRESS_FAILURES = env.int("PULKA_LOGIN_ADDRESS_FAILURES", default=100)
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "accounts.login.locked_out"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
