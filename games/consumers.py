@@ -28,10 +28,12 @@ from games.live.broadcast import encode
 from games.live.hall import hall
 from games.services.notify import LOBBY_GROUP
 
+# Close codes (docs/protocol.md). RFC 6455 section 7.4.2 leaves 4000-4999 to
+# applications; the last three digits echo the HTTP status of the refusal.
 CLOSE_ANONYMOUS = 4401
+CLOSE_NOT_FOUND = 4404
 # How often a socket's pings are passed on to its game's owner.
 HEARD_EVERY_SECONDS = 2.0
-CLOSE_NOT_FOUND = 4404
 
 
 def _admit(user_id: int, channel_name: str) -> tuple[bool, list[str]]:
@@ -69,6 +71,16 @@ class UserSocketMixin:
     user_groups: tuple[str, ...] = ()
     user_id: int | None = None
     message_rate: socket_limits.MessageRate | None = None
+
+    async def refuse(self, code: int, reason: str = "") -> None:
+        """Refuse a connection with a close code the client can read.
+
+        A close before the handshake is accepted becomes an HTTP 403 (the
+        ASGI server's answer), which a browser's WebSocket reports as a bare
+        1006 whatever the reason: so the handshake is accepted and the
+        socket closed at once, with the code of docs/protocol.md."""
+        await self.accept()
+        await self.close(code=code, reason=reason)
 
     async def websocket_receive(self, message):
         if self.message_rate is None:
@@ -113,7 +125,7 @@ class UserSocketMixin:
                 user.pk, self.channel_name
             )
         if not admitted:
-            await self.close(code=CLOSE_FORBIDDEN, reason=BANNED)
+            await self.refuse(CLOSE_FORBIDDEN, BANNED)
             return False
         self.user_id = user.pk
         for channel in too_many:
@@ -162,17 +174,17 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     async def connect(self):
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self.close(code=CLOSE_ANONYMOUS)
+            await self.refuse(CLOSE_ANONYMOUS, "not signed in")
             return
         if not await self.join_user_group(user):
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
         if access is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND, "no such game")
             return
         if not access.may_watch:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.refuse(CLOSE_FORBIDDEN, "private table")
             return
         self.seat = access.seat
         await self.accept()

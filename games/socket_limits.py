@@ -32,6 +32,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
+# Close codes (docs/protocol.md), in the range RFC 6455 section 7.4.2 leaves
+# to applications (4000-4999).
 CLOSE_TOO_MANY_MESSAGES = 4429
 CLOSE_TOO_MANY_SOCKETS = 4409
 
@@ -171,7 +173,7 @@ def _session_key_of(scope) -> str | None:
 
 class FloodGate:
     """ASGI middleware in front of the sockets' authentication: a session
-    paused for flooding is refused at the handshake (close 4429)."""
+    paused for flooding is closed as soon as it connects (4429)."""
 
     def __init__(self, app):
         self.app = app
@@ -181,6 +183,15 @@ class FloodGate:
             session_key = _session_key_of(scope)
             if session_key and await is_paused(session_key):
                 await receive()  # the client's websocket.connect
-                await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_MESSAGES})
+                # Accepted, then closed: a client reads the code only from
+                # an open socket (a close before the accept is an HTTP 403).
+                await send({"type": "websocket.accept"})
+                await send(
+                    {
+                        "type": "websocket.close",
+                        "code": CLOSE_TOO_MANY_MESSAGES,
+                        "reason": "too many messages",
+                    }
+                )
                 return None
         return await self.app(scope, receive, send)

@@ -28,7 +28,7 @@ class QuickPlayConsumer(
     async def connect(self):
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self.close(code=CLOSE_ANONYMOUS)
+            await self.refuse(CLOSE_ANONYMOUS, "not signed in")
             return
         # The user's live-play group too: a ban closes this socket as well.
         if not await self.join_user_group(user):

@@ -31,7 +31,7 @@ class TournamentConsumer(
             return
         tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         if not await database_sync_to_async(_exists)(tournament_id):
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND, "no such tournament")
             return
         self.group = tournament_group(tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -212,6 +212,15 @@ class Socket:
                     found[n] = frame
         return [found[n] for n in range(len(predicates))]
 
+    async def refusal(self, timeout: float = 5) -> int:
+        """The close code of a connection refused as docs/protocol.md says:
+        the handshake accepted, then the socket closed before any frame."""
+        assert self.connected, f"refused at the handshake ({self.close_code})"
+        message = await self.comm.receive_output(timeout)
+        assert message["type"] == "websocket.close", message
+        self.close_code = message["code"]
+        return self.close_code
+
     async def nothing_more(self) -> bool:
         return await self.comm.receive_nothing(timeout=0.2)
 
