@@ -131,9 +131,23 @@ test("attempts back off while the server stays away, and reset once back", () =>
   timers.advance(1);
   assert.equal(made.length, 3);
   made[2].accept();
+  made[2].deliver({ type: "pong" });
   made[2].drop();
   timers.advance(500);
   assert.equal(made.length, 4);
+});
+
+test("a socket closed as soon as it opens (a refusal) goes on backing off", () => {
+  const { made, timers } = open();
+  made[0].accept();
+  made[0].drop(4429);
+  timers.advance(500);
+  made[1].accept();
+  made[1].drop(4429);
+  timers.advance(999);
+  assert.equal(made.length, 2);
+  timers.advance(1);
+  assert.equal(made.length, 3);
 });
 
 test("a final close code stops it", () => {

@@ -61,7 +61,6 @@ export function openSocket(path, handlers, options = {}) {
     socket = new WebSocketImpl(address);
     const current = socket;
     current.onopen = () => {
-      attempt = 0;
       heardAt = Date.now();
       notify("status", "online");
       notify("open", opened);
@@ -70,6 +69,10 @@ export function openSocket(path, handlers, options = {}) {
     };
     current.onmessage = (event) => {
       heardAt = Date.now();
+      // The backoff starts again only once the server has said something:
+      // a refusal is a socket accepted and closed at once with its code
+      // (docs/protocol.md), so being opened proves nothing.
+      attempt = 0;
       let message;
       try {
         message = JSON.parse(event.data);
