@@ -3,27 +3,107 @@
 One exception handler for the whole API: a service's ``ApplicationError``
 with its own code and status, and DRF's own refusals (authentication,
 permission, a missing object, a method, bad input, throttling) with theirs;
-bad input also lists what was wrong with each field under ``fields``. The
-schema lists these answers for every operation (``config.api_schema``).
+bad input also lists what was wrong with each field under ``fields``.
+Refusals made before any API view runs are worded the same way
+(``config.middleware.ApiAnswersJson``, ``config.http_protocol``).
+
+``API_ERRORS`` lists every code a client can be answered with under /api/.
+The schema gives it as the ``code`` enum of ``Error`` (and each operation's
+own refusals as a subset, ``refusal_serializer``), and a test produces each
+one with a real request (tests/test_documented_errors.py).
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import ApplicationError
 
+# code: (HTTP status, when).
+API_ERRORS: dict[str, tuple[int, str]] = {
+    "invalid": (400, "bad input: `fields` says what is wrong with each field"),
+    "parse_error": (400, "the body is not the JSON or form data it says it is"),
+    "bad_request": (
+        400,
+        "the request could not be read: a NUL character in its address, too "
+        "many query fields, a Host that is not served here, malformed HTTP, "
+        "or an address of 64 KiB or more",
+    ),
+    "not_authenticated": (401, "neither a session nor a token"),
+    "authentication_failed": (
+        401,
+        "the token is not valid, or its account is deactivated",
+    ),
+    "permission_denied": (
+        403,
+        "a change made with the session cookie without its CSRF token",
+    ),
+    "not_found": (404, "no such object, page or API address"),
+    "method_not_allowed": (405, "the address does not take that method"),
+    "not_acceptable": (406, "the Accept header names nothing the API answers"),
+    "unsupported_media_type": (415, "a body in a content type the API does not read"),
+    "already_waiting": (409, "quick play: already in a pool"),
+    "not_waiting": (409, "quick play: in no pool"),
+    "ranked_elsewhere": (409, "quick play: seated at another live ranked table"),
+    "few_coins": (
+        409,
+        "fewer Domino Coin than the stake or the entry fee",
+    ),
+    "rating_needed": (
+        409,
+        "quick play: a high stake needs an established rating",
+    ),
+    "closed": (409, "a tournament's registration is over"),
+    "full": (409, "the tournament is full"),
+    "registered": (409, "already registered for the tournament"),
+    "not_registered": (409, "not registered for the tournament"),
+    "not_finished": (409, "the tournament's results are published when it is over"),
+    "throttled": (429, "too many requests: `Retry-After` says when to try again"),
+    "locked_out": (
+        429,
+        "too many failed logins on the browsable API's login page: "
+        "`Retry-After` says when to try again",
+    ),
+}
+
+
+def code_field(codes, **kwargs) -> serializers.CharField:
+    """A refusal's ``code``, given in the schema as the enum of ``codes``."""
+    enum = {"type": "string", "enum": list(codes)}
+    return extend_schema_field(enum)(type("CodeField", (serializers.CharField,), {}))(
+        **kwargs
+    )
+
+
+def refusal_serializer(name: str, codes: list[str]) -> type[serializers.Serializer]:
+    """One operation's own refusals: ``{"code", "detail"}`` with ``codes``."""
+    unknown = set(codes) - set(API_ERRORS)
+    if unknown:
+        raise ValueError(f"not in API_ERRORS: {sorted(unknown)}")
+    listed = ", ".join(f"{code} ({API_ERRORS[code][1]})" for code in codes)
+    fields = {
+        "code": code_field(codes, help_text=f"One of: {listed}."),
+        "detail": serializers.CharField(help_text="For people."),
+        "__doc__": "A refusal: nothing was changed.",
+    }
+    return type(name, (serializers.Serializer,), fields)
+
 
 class ErrorSerializer(serializers.Serializer):
     """A refusal: nothing was changed."""
 
-    code = serializers.CharField(
-        help_text="Stable, for programs: e.g. not_found, not_authenticated, "
-        "permission_denied, invalid, closed, full, few_coins."
+    code = code_field(
+        API_ERRORS,
+        help_text="Stable, for programs: "
+        + "; ".join(
+            f"`{code}` ({status}) {when}" for code, (status, when) in API_ERRORS.items()
+        )
+        + ".",
     )
     detail = serializers.CharField(help_text="For people.")
     fields = serializers.DictField(

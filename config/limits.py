@@ -14,9 +14,14 @@ def uvicorn_limits() -> list[str]:
     # most one read's frames behind (dropped unread: games.socket_limits).
     # It also spends about a fifth less CPU per frame than the older
     # implementation (benchmarks/README.md, live_tables).
+    #
+    # The HTTP implementation: uvicorn's httptools one, answering a request
+    # it cannot parse with the API's JSON under /api/ (config.http_protocol).
     return [
         "--ws",
         "websockets-sansio",
         "--ws-max-size",
         str(MAX_FRAME_BYTES),
+        "--http",
+        "config.http_protocol:JsonRefusalsProtocol",
     ]

@@ -54,3 +54,45 @@ class RefuseNulCharacters(MiddlewareMixin):
                 {"code": "bad_request", "detail": NUL_DETAIL}, status=400
             )
         return HttpResponseBadRequest(NUL_DETAIL, content_type="text/plain")
+
+
+# What an /api/ refusal made outside the API's views says, by status: the
+# same codes as DRF's (config.api_errors), the 400 as the NUL refusal's.
+REFUSALS_BY_STATUS = {
+    400: ("bad_request", "the request could not be read"),
+    403: ("permission_denied", "you may not do this"),
+    404: ("not_found", "no such API address"),
+    405: ("method_not_allowed", "this address does not take that method"),
+    413: ("too_large", "the request is too large"),
+    500: ("server_error", "the server failed to answer; try again later"),
+}
+
+
+class ApiAnswersJson(MiddlewareMixin):
+    """Every answer under /api/ is JSON ``{"code", "detail"}``, those refused
+    before or beside the API's views too: a bad Host header or too many
+    query fields (Django's 400), a CSRF failure or a method refused by a
+    plain Django view (the browsable API's login and logout pages), a 500.
+    First in the chain, so that it words the answers of all the others. The
+    browsable API's HTML, asked for with ``Accept: text/html``, is left as
+    it is: DRF chose it by content negotiation."""
+
+    def process_response(self, request, response):
+        if (
+            response.status_code < 400
+            or not request.path.startswith("/api/")
+            or response.get("Content-Type", "").startswith("application/json")
+            or getattr(response, "accepted_renderer", None) is not None
+        ):
+            return response
+        code, detail = REFUSALS_BY_STATUS.get(
+            response.status_code, ("refused", response.reason_phrase.lower())
+        )
+        answer = JsonResponse(
+            {"code": code, "detail": detail}, status=response.status_code
+        )
+        for name, value in response.items():
+            if name.lower() not in ("content-type", "content-length"):
+                answer[name] = value
+        answer.cookies = response.cookies
+        return answer

@@ -14,12 +14,13 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api_errors import ErrorSerializer
 from games import selectors
 from games.engine.record import record_json
 from games.models import Game, Seat
@@ -106,7 +107,9 @@ class GameDetailView(generics.RetrieveAPIView):
     parameters=[GAME_ID],
     responses={
         200: OpenApiTypes.OBJECT,
-        404: OpenApiTypes.OBJECT,
+        404: OpenApiResponse(
+            ErrorSerializer, description="No such game, or not over yet."
+        ),
     },
 )
 class GameRecordView(generics.GenericAPIView):

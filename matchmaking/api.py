@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import ErrorSerializer, refusal_serializer
 from games.stakes import STAKE_CHOICES
 from matchmaking import selectors, services
 from ratings.categories import CATEGORY_CHOICES
@@ -67,14 +68,11 @@ class StatusSerializer(serializers.Serializer):
     url = serializers.CharField(allow_null=True, help_text="That table's page.")
 
 
-class RefusalSerializer(serializers.Serializer):
-    code = serializers.CharField(
-        help_text="already_waiting, not_waiting, ranked_elsewhere (a seat at "
-        "another live ranked table), few_coins (fewer than the stake), "
-        "rating_needed (a high stake without an established rating), "
-        "bad_options or not_allowed."
-    )
-    detail = serializers.CharField()
+JoinRefusalSerializer = refusal_serializer(
+    "PoolJoinRefusal",
+    ["already_waiting", "ranked_elsewhere", "few_coins", "rating_needed"],
+)
+CancelRefusalSerializer = refusal_serializer("PoolCancelRefusal", ["not_waiting"])
 
 
 def _status(request: Request) -> dict:
@@ -109,8 +107,10 @@ class PoolJoinView(APIView):
         request=JoinSerializer,
         responses={
             201: StatusSerializer,
-            400: OpenApiResponse(description="An unknown category or stake."),
-            409: RefusalSerializer,
+            400: OpenApiResponse(
+                ErrorSerializer, description="An unknown category or stake."
+            ),
+            409: JoinRefusalSerializer,
         },
     )
     def post(self, request: Request) -> Response:
@@ -131,7 +131,7 @@ class PoolCancelView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: StatusSerializer, 409: RefusalSerializer}
+        request=None, responses={200: StatusSerializer, 409: CancelRefusalSerializer}
     )
     def post(self, request: Request) -> Response:
         services.pool_cancel(user=request.user)

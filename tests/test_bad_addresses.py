@@ -1,10 +1,12 @@
 """Addresses no view can answer: a NUL character anywhere in the path or the
-query is a 400, and an API address that names nothing is the API's JSON
-404, never the site's HTML page or a 500."""
+query is a 400, an API address that names nothing is the API's JSON 404,
+and whatever else is refused under /api/ before or beside the API's views
+is JSON too, never the site's HTML page or a 500."""
 
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +91,50 @@ def test_an_api_address_with_a_line_break_is_the_json_404_too(client):
     response = client.get("/api/v1/games/a%0Ab/record/")
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
+
+
+def json_refusal(response, status: int, code: str) -> dict:
+    assert response.status_code == status
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["code"] == code and body["detail"]
+    return body
+
+
+def test_too_many_query_fields_under_the_api_is_a_json_400(client):
+    # Django refuses more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) before
+    # any view, as a SuspiciousOperation.
+    query = "&".join(f"f{n}=1" for n in range(1200))
+    json_refusal(client.get(f"/api/v1/players/?{query}"), 400, "bad_request")
+    # A page keeps Django's own 400 page.
+    page = client.get(f"/players/?{query}")
+    assert page.status_code == 400
+    assert not page["Content-Type"].startswith("application/json")
+
+
+def test_a_host_that_is_not_served_is_a_json_400_under_the_api(client):
+    json_refusal(
+        client.get("/api/v1/players/", HTTP_HOST="evil.example"), 400, "bad_request"
+    )
+
+
+def test_the_browsable_api_pages_refuse_in_json_too():
+    # Plain Django views under /api/: the login page's CSRF check, and the
+    # logout view, which takes POST only.
+    strict = Client(enforce_csrf_checks=True)
+    json_refusal(
+        strict.post("/api/v1/auth/login/", {"username": "a", "password": "b"}),
+        403,
+        "permission_denied",
+    )
+    refused = json_refusal(
+        Client().get("/api/v1/auth/logout/"), 405, "method_not_allowed"
+    )
+    assert refused["detail"]
+    assert Client().get("/api/v1/auth/logout/")["Allow"] == "POST, OPTIONS"
+
+
+def test_the_browsable_api_still_answers_a_browser_in_html(client):
+    response = client.get("/api/v1/games/999999/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")

@@ -4,9 +4,8 @@ Reading is public, like the pages: the list, a tournament's settings, its
 standings, pairings and results. Registering and withdrawing are for the
 signed-in player (token or session) and go through
 ``tournaments.services``; a refusal is answered with a stable ``code`` and
-nothing changes: 404 (``not_found``) for a missing tournament, 403
-(``inactive``) for an account that may not play, 409 for every other
-refusal, ``few_coins`` included, as quick play answers it.
+nothing changes: 404 (``not_found``) for a missing tournament, 409 for
+every other refusal, ``few_coins`` included, as quick play answers it.
 
 Results are published once a tournament is over: asked earlier, they are a
 409 (``not_finished``), so that a 404 always means there is no such
@@ -35,6 +34,7 @@ from rest_framework.views import APIView
 
 from coins import services as coins
 from coins.models import Account
+from config.api_errors import ErrorSerializer
 from config.pagination import Pagination
 from games.models import Game
 from tournaments import services
@@ -45,10 +45,11 @@ from tournaments.serializers import (
     TournamentFilterSerializer,
     TournamentNotFinishedSerializer,
     TournamentPairingsSerializer,
-    TournamentRefusalSerializer,
+    TournamentRegisterRefusalSerializer,
     TournamentResultsSerializer,
     TournamentSerializer,
     TournamentStandingsSerializer,
+    TournamentWithdrawRefusalSerializer,
 )
 from tournaments.standings import standings
 
@@ -210,7 +211,7 @@ class TournamentResultsView(APIView):
         parameters=[TOURNAMENT_ID],
         responses={
             200: TournamentResultsSerializer,
-            404: OpenApiResponse(description="No such tournament."),
+            404: OpenApiResponse(ErrorSerializer, description="No such tournament."),
             409: TournamentNotFinishedSerializer,
         },
     )
@@ -260,7 +261,7 @@ class TournamentRegisterView(APIView):
 
     Refused with 409 when registration is closed, the field is full, the
     player is already registered or has fewer coins than the fee; 404 for a
-    missing tournament; 403 for an account that may not play.
+    missing tournament.
     """
 
     permission_classes = [IsAuthenticated]
@@ -270,9 +271,7 @@ class TournamentRegisterView(APIView):
         request=None,
         responses={
             201: TournamentEntrySerializer,
-            403: TournamentRefusalSerializer,
-            404: TournamentRefusalSerializer,
-            409: TournamentRefusalSerializer,
+            409: TournamentRegisterRefusalSerializer,
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -292,8 +291,7 @@ class TournamentWithdrawView(APIView):
         request=None,
         responses={
             200: TournamentEntrySerializer,
-            404: TournamentRefusalSerializer,
-            409: TournamentRefusalSerializer,
+            409: TournamentWithdrawRefusalSerializer,
         },
     )
     def post(self, request: Request, pk: int) -> Response:

@@ -21,6 +21,7 @@ from rest_framework.reverse import reverse
 
 from accounts.serializers import PlayerSerializer
 from coins import services as coins
+from config.api_errors import refusal_serializer
 from tournaments.models import (
     TOURNAMENT_CATEGORIES,
     BoardSeat,
@@ -459,15 +460,14 @@ class TournamentEntrySerializer(serializers.Serializer):
     registered_at = serializers.DateTimeField()
 
 
-class TournamentRefusalSerializer(serializers.Serializer):
-    code = serializers.CharField(
-        help_text="closed (registration is over), full, registered (already "
-        "in), not_registered, few_coins (fewer than the entry fee), inactive, "
-        "not_found."
-    )
-    detail = serializers.CharField()
-
-
-class TournamentNotFinishedSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text='"not_finished".')
-    detail = serializers.CharField()
+# A deactivated account's session or token is refused before any view (401),
+# so the services' own "inactive" refusal is not one a client meets.
+TournamentRegisterRefusalSerializer = refusal_serializer(
+    "TournamentRegisterRefusal", ["closed", "full", "registered", "few_coins"]
+)
+TournamentWithdrawRefusalSerializer = refusal_serializer(
+    "TournamentWithdrawRefusal", ["closed", "not_registered"]
+)
+TournamentNotFinishedSerializer = refusal_serializer(
+    "TournamentNotFinished", ["not_finished"]
+)

@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: it words the refusals of everything after it as JSON under /api/.
+    "config.middleware.ApiAnswersJson",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.StaticFilesMiddleware",
     "config.middleware.RefuseNulCharacters",

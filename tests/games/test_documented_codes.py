@@ -1,0 +1,405 @@
+"""docs/protocol.md, walked: every close code and error code it lists is
+produced by a socket of the real application (in this process: the ASGI
+stack of config.asgi, its consumers and a game owner), and every code the
+sockets produce here is listed. What only a real server produces, a frame
+over the limit (1009) and a handshake refused for its Origin, is walked by
+tests/live/test_documented_codes.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from config.asgi import application
+from games.live.hall import hall, stop_hall
+from games.live.leases import owner_key
+from games.models import Game
+from games.services.bans import user_ban
+from tests.factories import StaffUserFactory, UserFactory
+from tests.games.helpers import Socket, action_message, of_type, start_table
+from tests.protocol_document import GAME_SOCKET, promises
+from tests.ranked.helpers import ranked_game, users_by_seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+db = database_sync_to_async
+DOC = promises()
+# Produced only on a real server (tests/live/test_documented_codes.py).
+ON_THE_WIRE = {1009}
+
+
+# Sockets and the things they need
+
+
+OPENED: list[Socket] = []
+
+
+async def open_at(path: str, cookie: str | None = None) -> Socket:
+    headers = [(b"origin", b"http://localhost")]
+    if cookie:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    socket = Socket(WebsocketCommunicator(application, path, headers=headers))
+    OPENED.append(socket)
+    socket.connected, socket.close_code = await socket.comm.connect(timeout=5)
+    return socket
+
+
+@pytest_asyncio.fixture
+async def sockets_closed():
+    """Every socket a test opened is closed at its end, and the test's game
+    owners stopped: neither may outlive the test's event loop."""
+    yield
+    while OPENED:
+        await OPENED.pop().close()
+    await stop_hall()
+
+
+async def closed_with(socket: Socket, timeout: float = 5) -> int:
+    """The code of the close the socket gets, skipping frames before it."""
+    while True:
+        message = await socket.comm.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            socket.close_code = message["code"]
+            return message["code"]
+
+
+async def error_after(socket: Socket, text: str) -> str:
+    await socket.comm.send_to(text_data=text)
+    return (await socket.receive_until(of_type("error")))["code"]
+
+
+@db
+def browser(user=None) -> Client:
+    """A browser signed in as ``user`` (a new player if None)."""
+    client = Client()
+    client.force_login(user or UserFactory())
+    return client
+
+
+def cookie_of(client: Client) -> str:
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@db
+def a_match(**kwargs):
+    """A Japanese match of two people: the game, the declarer (to move) and
+    the other player."""
+    table, users = start_table("japanese", {"target": 11}, people=2, **kwargs)
+    game = Game.objects.get(table=table)
+    declarer = game.engine_state().turn
+    return game, users[declarer], users[1 - declarer]
+
+
+async def at_table(**kwargs) -> tuple[Game, Socket]:
+    game, declarer, _ = await a_match(**kwargs)
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(declarer)))
+    await socket.receive_until(of_type("sync"))
+    return game, socket
+
+
+@db
+def existing(template: str) -> str:
+    """``template``'s address with something real behind it."""
+    if "<id>" not in template:
+        return template
+    if template == GAME_SOCKET:
+        table, _ = start_table("japanese", {"target": 11}, people=2)
+        return template.replace("<id>", str(Game.objects.get(table=table).pk))
+    from tests.tournaments.support import make_tournament
+
+    return template.replace("<id>", str(make_tournament().pk))
+
+
+def missing(template: str) -> str:
+    return template.replace("<id>", "987654321")
+
+
+async def flood(socket: Socket, settings_) -> int:
+    """Send past the message rate (1 a second, bursts of 3) until closed."""
+    settings_.PULKA_SOCKET_RATE, settings_.PULKA_SOCKET_BURST = 1, 3
+    for _ in range(10):
+        await socket.comm.send_to(text_data='{"type": "ping"}')
+    return await closed_with(socket)
+
+
+# Refusals at connection
+
+
+async def anonymous(template, settings_) -> int:
+    socket = await open_at(await existing(template))
+    return await socket.refusal()
+
+
+async def private_table(template, settings_) -> int:
+    assert template == GAME_SOCKET, "only a table is private"
+    game, _, _ = await a_match(is_private=True)
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser()))
+    return await socket.refusal()
+
+
+async def nothing_there(template, settings_) -> int:
+    socket = await open_at(missing(template), cookie_of(await browser()))
+    return await socket.refusal()
+
+
+async def paused_for_flooding(template, settings_) -> int:
+    cookie = cookie_of(await browser())
+    flooded = await open_at("/ws/lobby/", cookie)
+    assert await flood(flooded, settings_) == 4429
+    socket = await open_at(await existing(template), cookie)
+    return await socket.refusal()
+
+
+AT_CONNECTION = {
+    4401: anonymous,
+    4403: private_table,
+    4404: nothing_there,
+    4429: paused_for_flooding,
+}
+
+
+# Closes of an open game socket
+
+
+async def signed_out(settings_) -> int:
+    game, declarer, _ = await a_match()
+    client = await browser(declarer)
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(client))
+    await socket.receive_until(of_type("sync"))
+    await db(client.post)("/accounts/logout/")
+    return await closed_with(socket)
+
+
+async def banned(settings_) -> int:
+    game, declarer, _ = await a_match()
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(declarer)))
+    await socket.receive_until(of_type("sync"))
+    await db(user_ban)(user=declarer, by=await db(StaffUserFactory)(), reason="x")
+    return await closed_with(socket)
+
+
+async def too_many_sockets(settings_) -> int:
+    settings_.PULKA_SOCKETS_PER_USER = 8
+    game, declarer, _ = await a_match()
+    cookie = cookie_of(await browser(declarer))
+    sockets = [await open_at(f"/ws/games/{game.pk}/", cookie) for _ in range(9)]
+    return await closed_with(sockets[0])
+
+
+async def flooding(settings_) -> int:
+    _, socket = await at_table()
+    return await flood(socket, settings_)
+
+
+async def silent(settings_) -> int:
+    _, socket = await at_table()
+    settings_.PULKA_SOCKET_SILENCE_SECONDS = 0
+    await (await hall()).heartbeat()  # the check the heartbeat makes
+    return await closed_with(socket)
+
+
+async def owner_replaced(settings_) -> int:
+    game, socket = await at_table()
+    here = await hall()
+    # Another server took the game over: the lease is no longer this one's.
+    await here.redis.delete(owner_key(game.pk))
+    await here.heartbeat()
+    return await closed_with(socket)
+
+
+LATER = {
+    4401: signed_out,
+    4403: banned,
+    4409: too_many_sockets,
+    4429: flooding,
+    4408: silent,
+    4012: owner_replaced,
+}
+
+
+# Error codes of the game socket
+
+
+def sent(text: str):
+    async def produce(settings_) -> str:
+        _, socket = await at_table()
+        return await error_after(socket, text)
+
+    return produce
+
+
+def action(version: int, action_) -> str:
+    return json.dumps(action_message(version, action_))
+
+
+async def rate_limited(settings_, template=GAME_SOCKET) -> str:
+    settings_.PULKA_SOCKET_RATE, settings_.PULKA_SOCKET_BURST = 1, 3
+    if template == GAME_SOCKET:
+        _, socket = await at_table()
+    else:
+        socket = await open_at(await existing(template), cookie_of(await browser()))
+    for _ in range(4):
+        await socket.comm.send_to(text_data='{"type": "ping"}')
+    return (await socket.receive_until(of_type("error")))["code"]
+
+
+async def spectating(settings_) -> str:
+    game, _, _ = await a_match()
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser()))
+    await socket.receive_until(of_type("sync"))
+    return await error_after(socket, action(1, {"trump": "H"}))
+
+
+async def not_my_turn(settings_) -> str:
+    game, _, other = await a_match()
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(other)))
+    await socket.receive_until(of_type("sync"))
+    return await error_after(socket, action(1, {"trump": "H"}))
+
+
+async def after_the_end(settings_) -> str:
+    _, socket = await at_table()
+    await socket.send({"type": "abort", "id": "ab"})
+    await socket.receive_until(of_type("ack"))
+    return await error_after(socket, '{"type": "resign", "id": "rs"}')
+
+
+async def late(settings_) -> str:
+    settings_.PULKA_ANY_TURN_SECONDS = True
+    settings_.PULKA_MOVE_LAG_SECONDS = 0.1
+    _, socket = await at_table(turn_seconds=1)
+    await socket.receive_until(of_type("update"), timeout=5)  # the timeout move
+    return await error_after(socket, action(1, {"trump": "H"}))
+
+
+async def ratings_busy(settings_) -> str:
+    """The move that ends a ranked game meets its players' ratings gone
+    each time they are locked (as a concurrent revert of their last games
+    would leave them): a trigger in the test database drops every insert of
+    a rating, so the service finds none of the rows it creates."""
+    game = await db(ranked_game)("japanese")
+    first, _ = await db(users_by_seat)(game)
+    await db(_ratings_refused)(True)
+    try:
+        socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(first)))
+        await socket.receive_until(of_type("sync"))
+        return await error_after(socket, '{"type": "resign", "id": "rs"}')
+    finally:
+        await db(_ratings_refused)(False)
+
+
+def _ratings_refused(refused: bool) -> None:
+    with connection.cursor() as cursor:
+        if refused:
+            cursor.execute(
+                "CREATE FUNCTION test_refuse_rating() RETURNS trigger "
+                "LANGUAGE plpgsql AS 'BEGIN RETURN NULL; END'"
+            )
+            cursor.execute(
+                "CREATE TRIGGER test_refuse_rating BEFORE INSERT ON ratings_rating "
+                "FOR EACH ROW EXECUTE FUNCTION test_refuse_rating()"
+            )
+        else:
+            cursor.execute("DROP FUNCTION IF EXISTS test_refuse_rating() CASCADE")
+
+
+ERRORS = {
+    "too_large": sent(json.dumps({"type": "ping", "pad": "x" * 4096})),
+    "rate_limited": rate_limited,
+    "bad_json": sent("{not json"),
+    "bad_message": sent('["ping"]'),
+    "unknown_type": sent('{"type": "dance", "id": "d1"}'),
+    "bad_action": sent(action(1, ["trump", "H"])),
+    "stale_version": sent(action(0, {"trump": "H"})),
+    "late": late,
+    "not_allowed": spectating,
+    "not_playing": after_the_end,
+    "wrong_seat": not_my_turn,
+    "wrong_action": sent(action(1, {"bid": 1})),
+    "illegal": sent(action(1, {"trump": "red"})),
+    "bad_record": sent(action(1, {"trump": 5})),
+    "ratings_busy": ratings_busy,
+}
+
+
+async def quickplay_bad_message(settings_, template) -> str:
+    socket = await open_at(template, cookie_of(await browser()))
+    await socket.comm.send_to(text_data="{oops")
+    return json.loads(await socket.comm.receive_from(5))["code"]
+
+
+OTHER_ERRORS = {"rate_limited": rate_limited, "bad_message": quickplay_bad_message}
+
+
+# The walk
+
+
+def walk(test):
+    """An asynchronous test whose sockets and owners end with it."""
+    return pytest.mark.asyncio(pytest.mark.usefixtures("sockets_closed")(test))
+
+
+def test_the_document_lists_what_the_walk_expects():
+    # The game socket's row of The other sockets is the connection table.
+    assert DOC.sockets[GAME_SOCKET][0] == DOC.at_connection
+    assert DOC.handshake == {"HTTP 403"}
+
+
+@walk
+@pytest.mark.parametrize(
+    ("template", "code"),
+    sorted((t, c) for t, (codes, _) in DOC.sockets.items() for c in codes),
+)
+async def test_each_refusal_at_connection_is_produced(template, code, settings):
+    produce = AT_CONNECTION.get(code)
+    assert produce, f"{code} is documented, but nothing here produces it"
+    assert await produce(template, settings) == code
+
+
+@walk
+@pytest.mark.parametrize("code", sorted(DOC.later - ON_THE_WIRE))
+async def test_each_close_of_an_open_socket_is_produced(code, settings):
+    produce = LATER.get(code)
+    assert produce, f"{code} is documented, but nothing here produces it"
+    assert await produce(settings) == code
+
+
+@walk
+@pytest.mark.parametrize("code", sorted(DOC.errors))
+async def test_each_error_code_of_a_game_socket_is_produced(code, settings):
+    produce = ERRORS.get(code)
+    assert produce, f"{code} is documented, but nothing here produces it"
+    assert await produce(settings) == code
+
+
+@walk
+@pytest.mark.parametrize(
+    ("template", "code"),
+    sorted(
+        (t, c)
+        for t, (_, codes) in DOC.sockets.items()
+        if t != GAME_SOCKET
+        for c in codes
+    ),
+)
+async def test_each_error_code_of_the_other_sockets_is_produced(
+    template, code, settings
+):
+    produce = OTHER_ERRORS.get(code)
+    assert produce, f"{code} is documented, but nothing here produces it"
+    assert await produce(settings, template) == code
+
+
+def test_every_code_produced_here_is_documented():
+    assert set(AT_CONNECTION) <= DOC.at_connection
+    assert set(LATER) | ON_THE_WIRE <= DOC.later
+    assert set(ERRORS) <= DOC.errors
+    documented_elsewhere = {c for _, codes in DOC.sockets.values() for c in codes}
+    assert set(OTHER_ERRORS) <= DOC.errors | documented_elsewhere

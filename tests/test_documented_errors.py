@@ -1,0 +1,179 @@
+"""The API's schema, walked: every refusal code its error schemas list is
+produced by a real request through the whole middleware and view stack,
+answered as JSON ``{"code", "detail"}`` with the status the schema gives it,
+and every code a request here produces is listed. The one the test settings
+leave out of reach, ``throttled`` (their rates are generous), is produced
+on a real server with its own rates (tests/live/test_documented_codes.py),
+as are the 400s of a request uvicorn cannot parse."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from config.api_errors import API_ERRORS
+from tests.factories import UserFactory
+from tests.ranked.helpers import established, ranked_game, take_coins
+from tests.tournaments.support import make_tournament, register_all, start_now
+
+pytestmark = pytest.mark.django_db
+
+ON_THE_WIRE = {"throttled"}
+
+
+def documented_codes(client: Client) -> dict[str, set[str]]:
+    """Each error schema's ``code`` enum, by schema name: every schema with
+    a ``code`` and a ``detail``."""
+    schemas = client.get("/api/v1/schema/", {"format": "json"}).json()["components"][
+        "schemas"
+    ]
+
+    def enum(field: dict) -> set[str]:
+        if "enum" in field:
+            return set(field["enum"])
+        (ref,) = [part["$ref"] for part in field["allOf"]]
+        return enum(schemas[ref.rsplit("/", 1)[1]])
+
+    return {
+        name: enum(body["properties"]["code"])
+        for name, body in schemas.items()
+        if {"code", "detail"} <= set(body.get("properties", {}))
+    }
+
+
+def signed_in(user=None) -> Client:
+    """A client with a personal token (a new player's unless given)."""
+    token = Token.objects.create(user=user or UserFactory())
+    return Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+
+def join(client: Client, category="japanese", stake=0):
+    return client.post(
+        "/api/v1/pools/join/",
+        {"category": category, "stake": stake},
+        content_type="application/json",
+    )
+
+
+def on_tournament(action: str, tournament, client=None):
+    client = client or signed_in()
+    return client.post(f"/api/v1/tournaments/{tournament.pk}/{action}/")
+
+
+def locked_out():
+    client = Client()
+    for attempt in range(5):
+        response = client.post(
+            "/api/v1/auth/login/", {"username": "someone", "password": f"w{attempt}"}
+        )
+    return response
+
+
+def csrf_refused():
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(UserFactory())
+    return client.post("/api/v1/pools/cancel/")
+
+
+def joined_twice():
+    client = signed_in()
+    assert join(client).status_code == 201
+    return join(client)
+
+
+def seated_elsewhere():
+    seated = ranked_game("japanese").table.seats.first().user
+    return join(signed_in(seated), "joker")
+
+
+def short_of_coins():
+    user = UserFactory()
+    take_coins(user, 1000)
+    return join(signed_in(user), stake=10)
+
+
+def no_rating_for_a_high_stake():
+    return join(signed_in(), stake=500)
+
+
+def full():
+    tournament = make_tournament(max_players=2)
+    register_all(tournament, UserFactory.create_batch(2))
+    return on_tournament("register", tournament)
+
+
+def registered_twice():
+    tournament, client = make_tournament(), signed_in()
+    assert on_tournament("register", tournament, client).status_code == 201
+    return on_tournament("register", tournament, client)
+
+
+def registration_over():
+    tournament = make_tournament()
+    register_all(tournament, UserFactory.create_batch(3))
+    start_now(tournament)
+    return on_tournament("register", tournament)
+
+
+PRODUCERS = {
+    "invalid": lambda: Client().get("/api/v1/games/", {"category": "chess"}),
+    "parse_error": lambda: signed_in().post(
+        "/api/v1/pools/join/", "{oops", content_type="application/json"
+    ),
+    "bad_request": lambda: Client().get("/api/v1/players/?search=a%00b"),
+    "not_authenticated": lambda: Client().get("/api/v1/me/"),
+    "authentication_failed": lambda: Client(HTTP_AUTHORIZATION="Token not-a-token").get(
+        "/api/v1/me/"
+    ),
+    "permission_denied": csrf_refused,
+    "not_found": lambda: Client().get("/api/v1/games/999999/"),
+    "method_not_allowed": lambda: signed_in().delete("/api/v1/me/"),
+    "not_acceptable": lambda: Client().get(
+        "/api/v1/players/", HTTP_ACCEPT="application/xml"
+    ),
+    "unsupported_media_type": lambda: signed_in().post(
+        "/api/v1/pools/join/", "japanese", content_type="text/plain"
+    ),
+    "already_waiting": joined_twice,
+    "not_waiting": lambda: signed_in().post("/api/v1/pools/cancel/"),
+    "ranked_elsewhere": seated_elsewhere,
+    "few_coins": short_of_coins,
+    "rating_needed": no_rating_for_a_high_stake,
+    "closed": registration_over,
+    "full": full,
+    "registered": registered_twice,
+    "not_registered": lambda: on_tournament("withdraw", make_tournament()),
+    "not_finished": lambda: Client().get(
+        f"/api/v1/tournaments/{make_tournament().pk}/results/"
+    ),
+    "locked_out": locked_out,
+}
+
+
+def test_every_error_schema_lists_codes_of_the_one_list(client):
+    documented = documented_codes(client)
+    assert documented["Error"] == set(API_ERRORS)
+    for name, codes in documented.items():
+        assert codes <= documented["Error"], name
+
+
+@pytest.mark.parametrize("code", sorted(set(API_ERRORS) - ON_THE_WIRE))
+def test_each_documented_code_is_produced_by_a_real_request(code):
+    produce = PRODUCERS.get(code)
+    assert produce, f"{code} is documented, but nothing here produces it"
+    response = produce()
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert (response.status_code, body["code"]) == (API_ERRORS[code][0], code)
+    assert body["detail"]
+
+
+def test_every_code_produced_here_is_documented(client):
+    documented = documented_codes(client)["Error"]
+    assert set(PRODUCERS) | ON_THE_WIRE <= documented
+
+
+def test_an_established_player_is_not_refused_a_high_stake():
+    # The producer of rating_needed is refused for its rating, not its coins.
+    assert join(signed_in(established("japanese")), stake=500).status_code == 201
