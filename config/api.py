@@ -1,5 +1,7 @@
 """The REST API root and account endpoints, mounted at /api/v1/."""
 
+import threading
+
 from django.contrib.auth import get_user_model
 from django.urls import include, path
 from drf_spectacular.types import OpenApiTypes
@@ -59,6 +61,23 @@ class MeView(generics.RetrieveAPIView):
         return self.request.user
 
 
+class SchemaView(SpectacularAPIView):
+    """drf-spectacular's schema, generated one request at a time.
+
+    Under ASGI each request's synchronous view runs on a thread of its own,
+    and drf-spectacular's generation is not thread-safe: its extensions load
+    their target classes lazily into class attributes, and its warnings go
+    to a shared singleton (tfranzel/drf-spectacular#1122, #1368). Two first
+    requests at once made one of them a 500. The lock holds only the
+    generation; the answer is rendered after it."""
+
+    generating = threading.Lock()
+
+    def get(self, request, *args, **kwargs):
+        with self.generating:
+            return super().get(request, *args, **kwargs)
+
+
 urlpatterns = [
     path("", ApiRootView.as_view(), name="root"),
     path("me/", MeView.as_view(), name="me"),
@@ -67,6 +86,6 @@ urlpatterns = [
     path("wallet/", include("coins.api")),
     path("pools/", include("matchmaking.api")),
     path("tournaments/", include("tournaments.api")),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
