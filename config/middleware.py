@@ -57,13 +57,14 @@ class RefuseNulCharacters(MiddlewareMixin):
 
 
 # What an /api/ refusal made outside the API's views says, by status: the
-# same codes as DRF's (config.api_errors), the 400 as the NUL refusal's.
+# same codes as DRF's (config.api_errors.API_ERRORS), the 400 as the NUL
+# refusal's. A 500, or any other status, is a fault rather than a refusal
+# and is not in API_ERRORS: still JSON, and counted by scripts/api_fuzz.py.
 REFUSALS_BY_STATUS = {
     400: ("bad_request", "the request could not be read"),
     403: ("permission_denied", "you may not do this"),
     404: ("not_found", "no such API address"),
     405: ("method_not_allowed", "this address does not take that method"),
-    413: ("too_large", "the request is too large"),
     500: ("server_error", "the server failed to answer; try again later"),
 }
 
@@ -86,7 +87,7 @@ class ApiAnswersJson(MiddlewareMixin):
         ):
             return response
         code, detail = REFUSALS_BY_STATUS.get(
-            response.status_code, ("refused", response.reason_phrase.lower())
+            response.status_code, ("error", response.reason_phrase.lower())
         )
         answer = JsonResponse(
             {"code": code, "detail": detail}, status=response.status_code

@@ -19,8 +19,13 @@ from ratings.categories import CATEGORY_CHOICES, category_of
 class GameFilterSerializer(serializers.Serializer):
     """The query parameters of the game list; all optional."""
 
+    # Matched exactly, as given: a username has no surrounding whitespace to
+    # trim, and trimming turned a name of control characters (whitespace to
+    # Python) into a blank refused as bad input, which the schema allows.
     player = serializers.CharField(
-        required=False, help_text="Only games with this username in a seat."
+        required=False,
+        trim_whitespace=False,
+        help_text="Only games with this username in a seat.",
     )
     category = serializers.ChoiceField(
         choices=CATEGORY_CHOICES,

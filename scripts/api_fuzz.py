@@ -15,8 +15,9 @@ Then two Schemathesis runs at once, each for the whole time (``--max-time``),
 every check on (``--checks all``): one anonymous, one signed in with the
 token. Every request and answer is recorded (HAR); at the end the script
 counts the answers under /api/ that are not JSON and those with a 5xx
-status, prints them with Schemathesis' own verdicts, and exits 1 unless both
-counts are 0. (tests/platform/test_api_fuzz.py is the short run CI makes.)
+status, prints them with Schemathesis' own verdicts (its whole output is
+kept next to the HAR files), and exits 1 unless both counts are 0 and both
+runs passed. (tests/platform/test_api_fuzz.py is the short run CI makes.)
 """
 
 from __future__ import annotations
@@ -231,6 +232,8 @@ def report(args, seconds: float, reports: Path, results: dict) -> None:
     totals, faults = 0, Counter()
     for who, result in results.items():
         har = reports / f"{who.replace(' ', '_')}.har"
+        # Schemathesis' whole account, each failure with a curl to repeat it.
+        har.with_suffix(".txt").write_text(result.stdout + result.stderr)
         total, found, examples = count(har)
         totals += total
         faults.update(found)

@@ -144,7 +144,7 @@ async def test_a_closed_socket_is_counted_no_more():
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_session_closed_for_flooding_is_refused_at_the_handshake(settings):
+async def test_a_session_closed_for_flooding_is_closed_again_as_it_connects(settings):
     settings.PULKA_SOCKET_RATE, settings.PULKA_SOCKET_BURST = 1, 3
     game, (first, _) = await a_game()
     cookie = await db(session_cookie)(first)
