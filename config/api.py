@@ -69,13 +69,14 @@ class SchemaView(SpectacularAPIView):
     their target classes lazily into class attributes, and its warnings go
     to a shared singleton (tfranzel/drf-spectacular#1122, #1368). Two first
     requests at once made one of them a 500. The lock holds only the
-    generation; the answer is rendered after it."""
+    generation (the view's own step for it, so that its ``get`` keeps its
+    place in the schema); the answer is rendered after it."""
 
     generating = threading.Lock()
 
-    def get(self, request, *args, **kwargs):
+    def _get_schema_response(self, request):
         with self.generating:
-            return super().get(request, *args, **kwargs)
+            return super()._get_schema_response(request)
 
 
 urlpatterns = [
