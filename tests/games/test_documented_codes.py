@@ -26,6 +26,7 @@ from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import Socket, action_message, of_type, start_table
 from tests.protocol_document import GAME_SOCKET, promises
 from tests.ranked.helpers import ranked_game, users_by_seat
+from tests.tournaments.support import make_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,11 +98,17 @@ def a_match(**kwargs):
     return game, users[declarer], users[1 - declarer]
 
 
+async def synced(game: Game, user=None) -> Socket:
+    """A socket of ``user`` (a new player: a spectator) at ``game``'s table,
+    past its first sync."""
+    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(user)))
+    await socket.receive_until(of_type("sync"))
+    return socket
+
+
 async def at_table(**kwargs) -> tuple[Game, Socket]:
     game, declarer, _ = await a_match(**kwargs)
-    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(declarer)))
-    await socket.receive_until(of_type("sync"))
-    return game, socket
+    return game, await synced(game, declarer)
 
 
 @db
@@ -112,8 +119,6 @@ def existing(template: str) -> str:
     if template == GAME_SOCKET:
         table, _ = start_table("japanese", {"target": 11}, people=2)
         return template.replace("<id>", str(Game.objects.get(table=table).pk))
-    from tests.tournaments.support import make_tournament
-
     return template.replace("<id>", str(make_tournament().pk))
 
 
@@ -179,8 +184,7 @@ async def signed_out(settings_) -> int:
 
 async def banned(settings_) -> int:
     game, declarer, _ = await a_match()
-    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(declarer)))
-    await socket.receive_until(of_type("sync"))
+    socket = await synced(game, declarer)
     await db(user_ban)(user=declarer, by=await db(StaffUserFactory)(), reason="x")
     return await closed_with(socket)
 
@@ -252,16 +256,12 @@ async def rate_limited(settings_, template=GAME_SOCKET) -> str:
 
 async def spectating(settings_) -> str:
     game, _, _ = await a_match()
-    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser()))
-    await socket.receive_until(of_type("sync"))
-    return await error_after(socket, action(1, {"trump": "H"}))
+    return await error_after(await synced(game), action(1, {"trump": "H"}))
 
 
 async def not_my_turn(settings_) -> str:
     game, _, other = await a_match()
-    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(other)))
-    await socket.receive_until(of_type("sync"))
-    return await error_after(socket, action(1, {"trump": "H"}))
+    return await error_after(await synced(game, other), action(1, {"trump": "H"}))
 
 
 async def after_the_end(settings_) -> str:
@@ -288,8 +288,7 @@ async def ratings_busy(settings_) -> str:
     first, _ = await db(users_by_seat)(game)
     await db(_ratings_refused)(True)
     try:
-        socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser(first)))
-        await socket.receive_until(of_type("sync"))
+        socket = await synced(game, first)
         return await error_after(socket, '{"type": "resign", "id": "rs"}')
     finally:
         await db(_ratings_refused)(False)
@@ -346,12 +345,6 @@ def walk(test):
     return pytest.mark.asyncio(pytest.mark.usefixtures("sockets_closed")(test))
 
 
-def test_the_document_lists_what_the_walk_expects():
-    # The game socket's row of The other sockets is the connection table.
-    assert DOC.sockets[GAME_SOCKET][0] == DOC.at_connection
-    assert DOC.handshake == {"HTTP 403"}
-
-
 @walk
 @pytest.mark.parametrize(
     ("template", "code"),
@@ -379,15 +372,15 @@ async def test_each_error_code_of_a_game_socket_is_produced(code, settings):
     assert await produce(settings) == code
 
 
+OTHER_SOCKETS = {
+    t: errors for t, (_, errors) in DOC.sockets.items() if t != GAME_SOCKET
+}
+
+
 @walk
 @pytest.mark.parametrize(
     ("template", "code"),
-    sorted(
-        (t, c)
-        for t, (_, codes) in DOC.sockets.items()
-        if t != GAME_SOCKET
-        for c in codes
-    ),
+    sorted((t, c) for t, codes in OTHER_SOCKETS.items() for c in codes),
 )
 async def test_each_error_code_of_the_other_sockets_is_produced(
     template, code, settings
@@ -398,6 +391,8 @@ async def test_each_error_code_of_the_other_sockets_is_produced(
 
 
 def test_every_code_produced_here_is_documented():
+    # The game socket's row of The other sockets is the connection table.
+    assert DOC.sockets[GAME_SOCKET][0] == DOC.at_connection
     assert set(AT_CONNECTION) <= DOC.at_connection
     assert set(LATER) | ON_THE_WIRE <= DOC.later
     assert set(ERRORS) <= DOC.errors
