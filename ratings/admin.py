@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from config.admin import ReadOnlyAdmin
+from config.errors import ApplicationError
 from ratings import services
 from ratings.models import Rating, RatingChange
 
@@ -58,18 +59,31 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     )
     def revert_games(self, request, queryset):
         game_ids = sorted(set(queryset.values_list("game_id", flat=True)))
+        reverted = 0
         for game_id in game_ids:
-            services.rating_revert_game(game_id=game_id)
-        self.message_user(
-            request,
-            ngettext(
-                "Reverted the ratings of %(count)d game.",
-                "Reverted the ratings of %(count)d games.",
-                len(game_ids),
+            try:
+                services.rating_revert_game(game_id=game_id)
+            except ApplicationError as error:
+                # Each game is its own transaction: the others still go.
+                self.message_user(
+                    request,
+                    _("Game %(game)s was not reverted: %(reason)s.")
+                    % {"game": game_id, "reason": error},
+                    messages.ERROR,
+                )
+                continue
+            reverted += 1
+        if reverted:
+            self.message_user(
+                request,
+                ngettext(
+                    "Reverted the ratings of %(count)d game.",
+                    "Reverted the ratings of %(count)d games.",
+                    reverted,
+                )
+                % {"count": reverted},
+                messages.SUCCESS,
             )
-            % {"count": len(game_ids)},
-            messages.SUCCESS,
-        )
 
     def has_revert_permission(self, request) -> bool:
         return request.user.is_superuser

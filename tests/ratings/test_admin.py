@@ -56,3 +56,26 @@ def test_reverting_games_from_the_changes(client, staff_user, rated_game):
     assert "Reverted the ratings of 1 game." in response.content.decode()
     assert not RatingChange.objects.exists()
     assert not Rating.objects.exists()
+
+
+def test_a_revert_whose_ratings_vanish_is_refused_and_reported(
+    client, staff_user, rated_game, request
+):
+    client.force_login(staff_user)
+    change = RatingChange.objects.filter(game=rated_game).first()
+    before = sorted(Rating.objects.values_list("user_id", "rating"))
+    request.getfixturevalue("ratings_deleted_meanwhile")
+
+    response = client.post(
+        reverse("admin:ratings_ratingchange_changelist"),
+        {"action": "revert_games", "_selected_action": [change.pk]},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        f"Game {rated_game.pk} was not reverted: a rating of japanese was "
+        "deleted meanwhile: try again."
+    ]
+    assert RatingChange.objects.filter(game=rated_game).count() == 2
+    assert sorted(Rating.objects.values_list("user_id", "rating")) == before

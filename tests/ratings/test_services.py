@@ -322,20 +322,6 @@ def test_apply_and_revert_at_once_leave_a_consistent_state():
         assert_ratings_add_up()
 
 
-@pytest.fixture
-def ratings_deleted_meanwhile(monkeypatch):
-    """Every rating the service is about to lock is deleted just before, as
-    by a concurrent revert of its last game, however often it starts again."""
-
-    def delete_instead(ratings, **kwargs):
-        user_ids = [rating.user_id for rating in ratings]
-        category = ratings[0].category
-        Rating.objects.filter(category=category, user_id__in=user_ids).delete()
-        return []
-
-    monkeypatch.setattr(Rating.objects, "bulk_create", delete_instead)
-
-
 @pytest.mark.django_db
 def test_ratings_that_keep_vanishing_refuse_the_game_as_an_application_error(
     ratings_deleted_meanwhile,
