@@ -31,6 +31,10 @@ SERVER_PACKAGES = ("browser", "live", "outage", "platform", "routing")
 # on every worker that meets one of its tests.
 SERVER_SHARING_PACKAGES = ("browser", "live")
 
+# Modules long enough to be a group of their own, so that another worker can
+# take them while their package runs elsewhere (starting its servers twice).
+SEPARATE_GROUPS = {"live/test_tournaments.py": "live-tournaments"}
+
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -38,7 +42,8 @@ def pytest_collection_modifyitems(config, items):
         if package in SERVER_PACKAGES:
             item.add_marker(pytest.mark.servers)
         if package in SERVER_SHARING_PACKAGES:
-            item.add_marker(pytest.mark.xdist_group(package))
+            group = SEPARATE_GROUPS.get(f"{package}/{item.path.name}", package)
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def pytest_sessionstart(session):
