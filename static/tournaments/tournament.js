@@ -68,9 +68,10 @@ import { openSocket } from "../js/lib/socket.js";
       message: function (message) {
         if (message.type === "tournament") refresh();
       },
-      open: function (reopened) {
-        if (reopened) refresh();
-      },
+      // Each open, the first included, fetches the live part: a round
+      // seated between this page's load and its socket's joining would
+      // otherwise go unnoticed until the next change.
+      open: refresh,
     }, {
       // No such tournament, or a banned account: trying again will not help.
       finalCodes: [4404, 4403],
