@@ -193,6 +193,10 @@ class Game(models.Model):
     # snapshot, so it is kept here rather than read from the deal records on
     # every move.
     commitments = models.JSONField(default=list, blank=True)
+    # Each seat's timeouts in a row at the end of its moves so far (too many
+    # lose the seat): kept with every step, as cards_played is, so that
+    # reading a game back never walks its events.
+    timeouts_in_a_row = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)

@@ -90,6 +90,16 @@ class Step:
         ]
 
 
+def timeouts_after(timeouts: list[int], events: list[dict]) -> list[int]:
+    """Each seat's timeouts in a row once ``events`` have happened."""
+    counts = list(timeouts)
+    for event in events:
+        if event["kind"] == "action":
+            seat = event["seat"]
+            counts[seat] = counts[seat] + 1 if event["cause"] == TIMEOUT else 0
+    return counts
+
+
 @dataclass
 class LiveGame:
     game_id: int
@@ -234,6 +244,7 @@ class LiveGame:
         """Make the in-memory game what the step made durable."""
         if not step.events:
             return
+        self.timeouts = timeouts_after(self.timeouts, step.events)
         for event in step.events:
             if event["kind"] == "action":
                 self._count(event)
@@ -258,9 +269,6 @@ class LiveGame:
         action = event["action"]
         if "card" in action:
             self.cards_played += 1
-        seat = event["seat"]
-        timed_out = event["cause"] == TIMEOUT
-        self.timeouts[seat] = self.timeouts[seat] + 1 if timed_out else 0
         self.deal_actions.append(action_from_json(action))
 
     # The parts of a step

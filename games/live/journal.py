@@ -29,8 +29,7 @@ from functools import reduce
 import orjson
 import psycopg
 from django.db import IntegrityError, connection, connections, transaction
-from django.db.models import F, Q, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Q
 from psycopg.types.json import Jsonb
 
 from games import rows, signals
@@ -38,11 +37,11 @@ from games.engine.actions import action_from_json
 from games.engine.codec import state_from_json, state_to_json
 from games.live.game import (
     FINISHED,
-    TIMEOUT,
     LiveGame,
     SeatInfo,
     Step,
     Timing,
+    timeouts_after,
 )
 from games.models import DealRecord, Game, GameEvent, Seat, Table, replay_events
 
@@ -124,6 +123,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
         "version": step.version,
         "deadline": step.deadline,
         "cards_played": live.cards_played + cards,
+        "timeouts_in_a_row": jsonb(timeouts_after(live.timeouts, step.events)),
     }
     if step.deal is not None:
         game["commitments"] = jsonb([*live.commitments, step.deal["commitment"]])
@@ -395,7 +395,6 @@ def load_many(
         "game_id", "seat", "client_id", "version"
     ):
         answers[game_id][(seat, client)] = version
-    timeouts = _timeouts(games, {g.pk: len(seats[g.table_id]) for g in games})
     loaded = {}
     for game in games:
         table = game.table
@@ -421,7 +420,8 @@ def load_many(
             cards_played=game.cards_played,
             commitments=list(game.commitments),
             answers=answers[game.pk],
-            timeouts=timeouts[game.pk],
+            # Empty for a game whose seats have not moved yet.
+            timeouts=game.timeouts_in_a_row or [0] * len(seats[table.pk]),
             deal_actions=_deal_actions(events),
         )
     return loaded
@@ -437,35 +437,3 @@ def _deal_actions(events: list) -> list:
         for kind, action in events[start:]
         if kind == GameEvent.Kind.ACTION
     ]
-
-
-def _timeouts(games: list[Game], players: dict[int, int]) -> dict[int, list[int]]:
-    """For each game, each seat's timeouts in a row at the end of its moves
-    so far (counted up to the table's limit, all that matters)."""
-    counts = {game.pk: [0] * players[game.pk] for game in games}
-    limits = {game.pk: game.table.forfeit_after_timeouts for game in games}
-    counted = [game_id for game_id, limit in limits.items() if limit]
-    if not counted:
-        return counts
-    latest = (
-        GameEvent.objects.filter(game_id__in=counted, kind=GameEvent.Kind.ACTION)
-        .annotate(
-            back=Window(
-                RowNumber(),
-                partition_by=[F("game_id"), F("seat")],
-                order_by=F("version").desc(),
-            )
-        )
-        .filter(back__lte=max(limits[g] for g in counted))
-        .order_by("game_id", "seat", "back")
-        .values_list("game_id", "seat", "back", "cause")
-    )
-    broken: set[tuple[int, int]] = set()
-    for game_id, seat, back, cause in latest:
-        if back > limits[game_id] or (game_id, seat) in broken:
-            continue
-        if cause != TIMEOUT:
-            broken.add((game_id, seat))
-            continue
-        counts[game_id][seat] += 1
-    return counts

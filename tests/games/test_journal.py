@@ -147,7 +147,7 @@ def test_many_games_are_read_back_in_as_many_queries_as_one(db):
         ("japanese", 0, 0),
     ]:
         game = start_game(profile, people=1)
-        # Timeouts in a row are counted only where they lose the seat.
+        # Three timeouts in a row would lose the seat; two are played here.
         Table.objects.filter(pk=game.table_id).update(forfeit_after_timeouts=3)
         for _ in range(steps):
             game.refresh_from_db()

@@ -8,6 +8,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = ("games", "0005_table_forfeit_after_timeouts_table_managed")
 AFTER = ("games", "0006_game_commitments")
+BEFORE_TIMEOUTS = ("games", "0011_bot_levels")
+AFTER_TIMEOUTS = ("games", "0012_game_timeouts_in_a_row")
 
 
 @pytest.fixture
@@ -49,3 +51,45 @@ def test_existing_games_get_their_deal_commitments_in_order(executor):
 
     assert Game.objects.get(pk=game.pk).commitments == ["a" * 64, "b" * 64, "c" * 64]
     assert Game.objects.get(pk=untouched.pk).commitments == []
+
+
+def test_games_in_progress_get_their_timeouts_in_a_row_from_their_events(executor):
+    executor.migrate([BEFORE_TIMEOUTS])
+    apps = executor.loader.project_state([BEFORE_TIMEOUTS]).apps
+    User = apps.get_model("auth", "User")
+    user, other = User.objects.create(username="old"), User.objects.create(username="o")
+    Table = apps.get_model("games", "Table")
+    Seat = apps.get_model("games", "Seat")
+    Game = apps.get_model("games", "Game")
+    GameEvent = apps.get_model("games", "GameEvent")
+
+    def game_with(causes: list[tuple[int, str]], status: str = "playing"):
+        table = Table.objects.create(
+            profile="japanese", options={"target": 11}, created_by=user
+        )
+        for number, sitter in enumerate([user, other]):
+            Seat.objects.create(table=table, number=number, user=sitter)
+        game = Game.objects.create(table=table, first_dealer=0, state={}, status=status)
+        GameEvent.objects.create(game=game, version=1, kind="deal", cause="player")
+        for version, (seat, cause) in enumerate(causes, start=2):
+            GameEvent.objects.create(
+                game=game, version=version, kind="action", seat=seat, cause=cause
+            )
+        return game
+
+    # Seat 0 timed out twice since its last own move; seat 1 moved last.
+    playing = game_with(
+        [(0, "player"), (1, "timeout"), (0, "timeout"), (1, "bot"), (0, "timeout")]
+    )
+    fresh = game_with([])
+    finished = game_with([(0, "timeout")], status="finished")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([AFTER_TIMEOUTS])
+    Game = executor.loader.project_state([AFTER_TIMEOUTS]).apps.get_model(
+        "games", "Game"
+    )
+
+    assert Game.objects.get(pk=playing.pk).timeouts_in_a_row == [2, 0]
+    assert Game.objects.get(pk=fresh.pk).timeouts_in_a_row == [0, 0]
+    assert Game.objects.get(pk=finished.pk).timeouts_in_a_row == []

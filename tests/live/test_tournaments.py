@@ -138,13 +138,13 @@ def funded(people):
 @pytest.mark.parametrize(
     ("category", "fields", "count", "rounds"),
     [
+        # Rated games (full matches) are the arena's, below.
         ("japanese", {"format": "swiss", "rounds": 2}, 3, 2),
-        ("japanese", {"format": "swiss", "rounds": 2, "short_match": False}, 3, 2),
         ("japanese", {"format": "knockout"}, 4, 2),
         ("joker-nines", {"format": "multitable", "rounds": 2}, 4, 2),
         ("joker-nines", {"format": "multitable", "rounds": 1}, 5, 1),
     ],
-    ids=["swiss", "swiss-rated", "knockout", "tables-of-four", "with-a-bot"],
+    ids=["swiss", "knockout", "tables-of-four", "with-a-bot"],
 )
 @pytest.mark.slow
 def test_a_whole_tournament_runs_on_the_worker(
