@@ -32,7 +32,7 @@ from tests.processes import (
     wait_for_http,
 )
 
-BOT_MOVE_SECONDS = 0.25
+BOT_MOVE_SECONDS = 0.05
 TURN_SECONDS = 2
 # The person's turns numbered 2, 12, 22 ... are left to the timer: each
 # costs TURN_SECONDS of waiting, and a few show the timer's moves arrive.
