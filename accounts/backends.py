@@ -31,8 +31,7 @@ _verify_password = sync_to_async(verify_password, thread_sensitive=False)
 
 class PasswordBackend(ModelBackend):
     """Django's ModelBackend; asynchronously, its password hashing runs on a
-    worker thread, away from the event loop and from the thread synchronous
-    views share."""
+    worker thread, away from the event loop."""
 
     async def aauthenticate(self, request, username=None, password=None, **kwargs):
         users = get_user_model()
