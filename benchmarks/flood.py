@@ -62,7 +62,10 @@ async def flood(url: str, origin: str, cookie: str, stop: asyncio.Event) -> dict
 
 
 async def measured(base: str, table, moves: int, think: float, time_limit: float):
-    return await bench.run_moves(base, [table], moves, think, time_limit, lambda: [])
+    # One server: every socket goes to it.
+    return await bench.run_moves(
+        [base], lambda game_id, n: base, [table], moves, think, time_limit
+    )
 
 
 async def flooded(base, table, flooder, moves: int, think: float, time_limit: float):
