@@ -5,7 +5,7 @@ Run from the repository root::
     python benchmarks/bot_strength.py [--games N] [--seed S] [--jobs J]
                                       [--budgets B1 B2 ...] [--positions P]
                                       [--their-playouts random|autopilot]
-                                      [--samples K] [--max-deals D]
+                                      [--fixed] [--samples K] [--max-deals D]
                                       [--only NAME ...] [--json FILE]
 
 Match-ups (``--only`` picks some by name):
@@ -25,17 +25,22 @@ Against OpenSpiel, equal CPU time per move. Thinking time is the CPU time
 of the thinking thread (``time.thread_time``), so that other work on a
 shared machine takes none of it. Our bot thinks within a budget per move;
 each budget of ``--budgets`` (two by default) is a match-up of its own.
-OpenSpiel's bot is given a fixed number of simulations a move that costs
-the same CPU time: before the games, both bots choose moves at the same
+OpenSpiel's bot is given a number of simulations a move that costs the
+same CPU time: before the games, both bots choose moves at the same
 ``--positions`` positions (decisions with a choice, from seeded games the
 autopilot plays), ours at the budget and OpenSpiel's at two counts of
-simulations; the count whose fitted cost (a fixed part plus a part per
-simulation) equals our mean is the one it plays with. Its playouts run on
-the same bit masks as ours (``BitmaskRollout``: random legal moves by
-default, as its own rollout evaluator plays; ``--their-playouts autopilot``
-gives it our playout policy as well), so the two differ in the search, not
-in playout speed. Both sides' measured CPU time per move in the games is
-printed, and whether they are within 10% of each other.
+simulations, and the count whose fitted cost (a fixed part plus a part per
+simulation) equals our mean is its starting count. A move's cost varies so
+much with the position that a count fixed for the whole game misses the
+games' mean by up to a fifth, so in each game the count is set again before
+each of its moves (and fixed for that move) from its CPU time per
+simulation so far and our mean time per move so far; ``--fixed`` keeps the
+calibrated count instead. Its playouts run on the same bit masks as ours
+(``BitmaskRollout``: random legal moves by default, as its own rollout
+evaluator plays; ``--their-playouts autopilot`` gives it our playout policy
+as well), so the two differ in the search, not in playout speed. Both
+sides' measured CPU time per move in the games is printed, the calibrated
+and the mean count of simulations, and whether the times are within 10%.
 
 Shares come with a 95% Wilson interval, score differences with a 95% normal
 margin (1.96 standard errors). ``--max-deals`` cuts every game short (for a
@@ -50,6 +55,7 @@ import math
 import random
 import sys
 import time
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -96,6 +102,7 @@ class Timed:
         self.bot = bot
         self.seconds = 0.0
         self.moves = 0
+        self.simulations_done = 0  # OpenSpiel's bot, levelled: its searches
 
     def choose(self, state, deal_actions):
         if len(legal_actions(state)) < 2:
@@ -148,7 +155,7 @@ def calibrate_openspiel(task: tuple) -> dict:
     move at which OpenSpiel's bot costs the same (a linear fit of its cost
     at two counts, on the same positions)."""
     profile, options, budget, seed, count, policy, max_deals = task
-    from benchmarks.openspiel_joker import CountedISMCTSBot
+    from benchmarks.openspiel_joker import MIN_SIMULATIONS, CountedISMCTSBot
 
     rules = make_rules(profile, options)
     positions = positions_of(rules, seed, count, max_deals)
@@ -169,7 +176,7 @@ def calibrate_openspiel(task: tuple) -> dict:
         "profile": profile,
         "budget": budget,
         "ours_ms": 1000 * ours,
-        "simulations": max(1, simulations),
+        "simulations": max(MIN_SIMULATIONS, simulations),
         "trial_ms": {low: 1000 * t_low, high: 1000 * t_high},
     }
 
@@ -216,6 +223,8 @@ def play_one(task: dict) -> dict:
         bots.append(Timed(bot))
     if opponent == "mc":
         keep_level(bots, ours, budget)
+    elif not task["fixed"]:
+        level_simulations(bots, ours, task["simulations"])
     game = play_game(
         rules,
         bots,
@@ -248,6 +257,38 @@ def keep_level(bots: list, ours: list[int], budget: float) -> None:
     ours_bot.choose = levelled
 
 
+def level_simulations(bots: list, ours: list[int], calibrated: int) -> None:
+    """Equal CPU time against OpenSpiel's bots as the game goes. The count
+    calibrated on a few dozen positions misses the games' mean by up to a
+    fifth (a move's cost varies a lot with the position), so before each of
+    their moves the count is set again, fixed for that move: their CPU time
+    per simulation so far into our mean time per move so far, plus a share
+    of what they are short of or over it (at most 4 times the
+    calibrated count)."""
+    mine = [bots[s] for s in ours]
+    others = [bot for seat, bot in enumerate(bots) if seat not in ours]
+
+    def levelled(state, deal_actions, timed, choose):
+        our_moves = sum(b.moves for b in mine)
+        their_moves = sum(b.moves for b in others)
+        their_time = sum(b.seconds for b in others)
+        simulations = sum(b.simulations_done for b in others)
+        if our_moves and simulations and their_time > 0:
+            mean = sum(b.seconds for b in mine) / our_moves
+            per_simulation = their_time / simulations
+            wanted = mean + (mean * their_moves - their_time) / CATCH_UP_MOVES
+            count = round(wanted / per_simulation)
+            timed.bot.simulations = min(count, 4 * calibrated)
+        moves = timed.moves
+        action = choose(state, deal_actions)
+        if timed.moves > moves:  # a move with a choice: timed, searched
+            timed.simulations_done += timed.bot.simulations
+        return action
+
+    for timed in others:
+        timed.choose = partial(levelled, timed=timed, choose=timed.choose)
+
+
 def outcome(task: dict, state, bots: list, ours: list[int]) -> dict:
     players = state.rules.players
     # A game cut short by --max-deals is ranked by its totals so far.
@@ -264,6 +305,7 @@ def outcome(task: dict, state, bots: list, ours: list[int]) -> dict:
         "our_moves": sum(bots[s].moves for s in ours),
         "their_time": sum(bots[s].seconds for s in theirs),
         "their_moves": sum(bots[s].moves for s in theirs),
+        "their_simulations": sum(bots[s].simulations_done for s in theirs),
     }
 
 
@@ -308,7 +350,12 @@ def summarise(name: str, results: list[dict], budget: float, extra: dict) -> dic
         f"({'within' if equal else 'NOT within'} {100 * EQUAL_WITHIN:.0f}%)"
     )
     if "simulations" in extra:
-        line += f", theirs {extra['simulations']} simulations a move"
+        done = sum(r["their_simulations"] for r in results)
+        moves = max(1, sum(r["their_moves"] for r in results))
+        extra = {**extra, "mean_simulations": done / moves if done else None}
+        line += f"; theirs calibrated {extra['simulations']} simulations a move"
+        if done:
+            line += f", {done / moves:.0f} on average levelled"
     print(line)
     figures = {
         "name": name,
@@ -335,11 +382,14 @@ def verdicts(figures: list[dict]) -> None:
         if "target" not in f:
             continue
         what = "matches won" if f["name"].startswith("japanese") else "1st places"
+        low, high = f["wilson95"]
         print(
             f"verdict {f['name']} at {1000 * f['budget_s']:.1f} ms: {what} "
-            f"{100 * f['share']:.1f}% ({'meets' if f['meets'] else 'is BELOW'} "
-            f"the {100 * f['target']:.0f}% target)"
-            + ("" if f["cpu_equal"] else "; CPU time NOT equal within 10%")
+            f"{100 * f['share']:.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%, "
+            f"{f['games']} games; {'meets' if f['meets'] else 'is BELOW'} the "
+            f"{100 * f['target']:.0f}% target); CPU/move ours "
+            f"{f['ours_cpu_ms']:.1f} ms, theirs {f['theirs_cpu_ms']:.1f} ms"
+            + ("" if f["cpu_equal"] else ", NOT equal within 10%")
         )
 
 
@@ -352,6 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument(
         "--their-playouts", choices=["random", "autopilot"], default="random"
+    )
+    parser.add_argument(
+        "--fixed",
+        action="store_true",
+        help="OpenSpiel's bot keeps the calibrated count all game",
     )
     parser.add_argument("--samples", type=int, default=LIVE_SAMPLES)
     parser.add_argument("--max-deals", type=int, help="cut games short (smoke runs)")
@@ -403,6 +458,7 @@ def plan(pool, names: list[str], args) -> tuple[list[dict], dict]:
         "samples": args.samples,
         "policy": args.their_playouts,
         "max_deals": args.max_deals,
+        "fixed": args.fixed,
     }
     openspiel = [n for n in names if MATCHUPS[n][1] == "openspiel"]
     calibration = [

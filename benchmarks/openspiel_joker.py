@@ -56,6 +56,7 @@ from games.engine.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa:
 from games.engine.shuffle import deal_from_deck  # noqa: E402
 from games.engine.state import BID, DEAL, OVER, TRUMP  # noqa: E402
 
+MIN_SIMULATIONS = 2
 INSTALL_HINT = "install the optional group: pip install -e '.[bench]'"
 
 BID_BASE = len(TRUMP_CHOICES)
@@ -397,7 +398,8 @@ if pyspiel is not None:
             rng = np.random.RandomState(seed)
             evaluator = BitmaskRollout(policy, random.Random(seed))
             # The game is read from each state; ISMCTSBot keeps it unused.
-            super().__init__(None, evaluator, 2.0, simulations, random_state=rng)
+            super().__init__(None, evaluator, 2.0, 0, random_state=rng)
+            self.simulations = simulations
 
         @property
         def simulations(self) -> int:
@@ -405,7 +407,8 @@ if pyspiel is not None:
 
         @simulations.setter
         def simulations(self, count: int) -> None:
-            self._max_simulations = max(1, int(count))
+            # The first simulation only evaluates the root: a move needs two.
+            self._max_simulations = max(MIN_SIMULATIONS, int(count))
 
         def choose(self, state, deal_actions):
             """The engine action for ``state.turn``."""
