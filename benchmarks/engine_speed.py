@@ -299,8 +299,9 @@ def verdicts(all_engines: list[Engine]) -> dict:
         short = [what for what, ratio in ratios.items() if ratio < TARGET_RATIO]
         verdict = "meets" if not short else "is BELOW"
         print(
-            f"ours {game} / open_spiel: {ratios['games']:.2f}x in whole games/s, "
-            f"{ratios['decisions']:.2f}x in decisions/s with deals paid, CPU time "
+            f"verdict {game}: ours / open_spiel {ratios['games']:.2f}x in whole "
+            f"games/s, {ratios['decisions']:.2f}x in decisions/s with deals paid, "
+            "CPU time "
             f"({verdict} the {TARGET_RATIO:.2f}x target"
             + (f"; short: {' and '.join(short)}" if short else "")
             + ")"

@@ -161,7 +161,8 @@ def run(args, services) -> None:
     ratio = bench.percentile(under.round_trips, 0.99) / bench.percentile(
         alone.round_trips, 0.99
     )
-    print(f"flooded p99 / alone p99: {ratio:.2f}x (target: at most 2x)")
+    met = "meets" if ratio <= 2 else "MISSES"
+    print(f"verdict: flooded p99 / alone p99: {ratio:.2f}x ({met} the 2x target)")
 
 
 if __name__ == "__main__":

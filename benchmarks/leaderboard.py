@@ -287,7 +287,7 @@ def run(args, services) -> None:
     rank_p99 = percentile(rows[2][2], 99)
     verdict = "PASS" if rank_p99 < TARGET_RANK_P99_MS else "FAIL"
     print(
-        f"\nTarget: a player's rank under {TARGET_RANK_P99_MS:.0f} ms at p99 in "
+        f"\nverdict: a player's rank under {TARGET_RANK_P99_MS:.0f} ms at p99 in "
         f"PostgreSQL: {rank_p99:.2f} ms, {verdict}."
     )
 

@@ -249,9 +249,10 @@ def report(runs: list[Run], args) -> None:
         if other:
             print(f"{run.name}: other answers: {dict(run.guesses)} {dict(run.checks)}")
     ours = next(run for run in runs if run.name == "pulka")
+    met = "meets" if ours.checks[429] == 0 else "MISSES"
     print(
-        f"untouched account locked out on pulka: {ours.checks[429]} of "
-        f"{sum(ours.checks.values())} logins (target 0)"
+        f"verdict: untouched account locked out on pulka: {ours.checks[429]} of "
+        f"{sum(ours.checks.values())} logins ({met} the 0 target)"
     )
 
 

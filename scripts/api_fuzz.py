@@ -208,6 +208,12 @@ def report(args, seconds: float, reports: Path, results: dict) -> None:
     failed = [who for who, result in results.items() if result.returncode]
     if failed:
         print(f"schemathesis did not pass: {', '.join(failed)}")
+    met = "meets" if not (faults or failed) else "MISSES"
+    print(
+        f"verdict: {faults['not JSON']} not JSON, {faults['5xx']} 5xx, "
+        f"schemathesis {'FAILED' if failed else 'passed'} ({met} the 0, 0 and "
+        "pass target)"
+    )
     sys.exit(1 if faults or failed else 0)
 
 
