@@ -51,6 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from servers import BASE_DIR, PrivateServices  # noqa: E402
 
+from config.embedded import celery_url  # noqa: E402
+
 BENCH_DATABASE = "pulka_bench_ratings"
 CATEGORY = "joker"
 REDIS_KEY = "pulka-bench:ratings:joker"
@@ -59,13 +61,17 @@ PIPELINE = 10_000
 TARGET_RANK_P99_MS = 10.0
 
 
-def setup_django(database_url: str) -> None:
+def setup_django(database_url: str, redis_url: str) -> None:
+    # Both addresses set, so that nothing in Django reaches for the
+    # checkout's own servers.
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings.dev",
             "DEBUG": "False",
             "LOG_LEVEL": "WARNING",
             "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "CELERY_BROKER_URL": celery_url(redis_url),
         }
     )
     sys.path.insert(0, str(BASE_DIR))
@@ -190,7 +196,7 @@ def main() -> None:
 def run(args, services) -> None:
     redis_url = services.redis_url(args.redis_db)
     started = time.perf_counter()
-    setup_django(services.create_database(BENCH_DATABASE))
+    setup_django(services.create_database(BENCH_DATABASE), redis_url)
     migrated = time.perf_counter()
     load_postgresql(args.players)
     loaded = time.perf_counter()

@@ -29,6 +29,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The scripts that use this module run as ``python benchmarks/x.py`` and
+# import the project's modules (config.embedded, config.limits) next.
+if str(BASE_DIR) not in sys.path:
+    sys.path.insert(0, str(BASE_DIR))
 STOP_TIMEOUT = 10
 START_TIMEOUT = 120
 
@@ -150,8 +154,6 @@ def start_uvicorn(
     """One uvicorn process serving ``app`` (its arguments: the application
     and ``--factory`` if it is one) as the site runs it, WebSocket limits
     included."""
-    if str(BASE_DIR) not in sys.path:
-        sys.path.insert(0, str(BASE_DIR))
     from config.limits import uvicorn_limits
 
     cmd = [
