@@ -94,7 +94,8 @@ BENCHMARKS = (
         ("--tables", "2", "--moves", "5", "--think", "0.2", "--time-limit", "20"),
         port=True,
     ),
-    Benchmark("timers", "timers.py", (), ("--games", "5", "--seconds", "4"), True),
+    # Long enough for a few 2-second turns to run out.
+    Benchmark("timers", "timers.py", (), ("--games", "5", "--seconds", "8"), True),
     Benchmark("flood", "flood.py", (), ("--moves", "10", "--time-limit", "20"), True),
     Benchmark(
         "lockout",
