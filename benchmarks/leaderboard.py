@@ -3,21 +3,21 @@ through the site's selectors, next to a Redis sorted set holding the same
 ratings.
 
     python benchmarks/leaderboard.py [--players N] [--requests R]
-                                     [--redis-db D] [--keep]
+                                     [--redis-db D]
 
-What it does, all on this machine (it refuses any other host):
+What it does, all on this machine:
 
-1. Recreates the PostgreSQL database ``pulka_bench_ratings`` on the server
-   named by DATABASE_URL (default postgres://postgres@127.0.0.1:5432/) and
-   migrates it.
+1. Starts an embedded PostgreSQL and Redis of its own in a fresh directory
+   under /tmp (``servers.PrivateServices``: the servers ``make run`` starts,
+   on Unix sockets, no TCP port; no other server is touched), creates the
+   database ``pulka_bench_ratings`` there and migrates it.
 2. Loads N users (default 1,000,000) and one ``joker`` rating each with two
    INSERT ... SELECT over ``generate_series`` (ratings roughly normal around
    1500, standard deviation 200, so many players share a rating), counts
    them per rating value with ``ratings.services.rating_counts_rebuild``,
    then runs VACUUM ANALYZE, as autovacuum would.
 3. Loads the same (user, rating) pairs into a Redis sorted set in database D
-   (default 15) on the server named by REDIS_URL (default
-   redis://127.0.0.1:6379/), with ZADD in pipelines of 10,000.
+   (default 15) of the private Redis, with ZADD in pipelines of 10,000.
 4. Prints the plans (EXPLAIN ANALYZE) of the exact statements the selectors
    sent, then times R requests of each query (default 1,000, after 50 not
    timed), one at a time from this process:
@@ -34,8 +34,7 @@ What it does, all on this machine (it refuses any other host):
 5. Prints p50 and p99 of each and the verdict against the target: a
    player's rank in under 10 ms at the 99th percentile.
 
-The database is dropped and the sorted-set key deleted at the end;
-``--keep`` keeps both for a look afterwards (the next run recreates them).
+Both servers are stopped and their directory removed at the end.
 """
 
 from __future__ import annotations
@@ -47,58 +46,32 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from servers import BASE_DIR, PrivateServices  # noqa: E402
+
+from config.embedded import celery_url  # noqa: E402
+
 BENCH_DATABASE = "pulka_bench_ratings"
 CATEGORY = "joker"
 REDIS_KEY = "pulka-bench:ratings:joker"
-LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", ""}
 WARMUP = 50
 PIPELINE = 10_000
 TARGET_RANK_P99_MS = 10.0
 
 
-def local_url(variable: str, default: str, schemes: tuple[str, ...]) -> str:
-    url = os.environ.get(variable, default)
-    parts = urlsplit(url)
-    if parts.scheme not in schemes:
-        sys.exit(f"{variable} must be a {schemes[0]} URL, not {url!r}")
-    if (parts.hostname or "") not in LOCAL_HOSTS:
-        sys.exit(f"{variable} must name a server on this machine, not {url!r}")
-    return url
-
-
-def recreate_database() -> str:
-    import psycopg
-
-    url = local_url(
-        "DATABASE_URL",
-        "postgres://postgres@127.0.0.1:5432/",
-        ("postgres", "postgresql", "pgsql"),
-    )
-    server = urlunsplit(urlsplit(url)._replace(path=""))
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-    return f"{server}/{BENCH_DATABASE}"
-
-
-def drop_database(database_url: str) -> None:
-    import psycopg
-
-    server = urlunsplit(urlsplit(database_url)._replace(path=""))
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-
-
-def setup_django(database_url: str) -> None:
+def setup_django(database_url: str, redis_url: str) -> None:
+    # Both addresses set, so that nothing in Django reaches for the
+    # checkout's own servers.
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings.dev",
             "DEBUG": "False",
             "LOG_LEVEL": "WARNING",
             "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "CELERY_BROKER_URL": celery_url(redis_url),
         }
     )
     sys.path.insert(0, str(BASE_DIR))
@@ -208,20 +181,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1_000_000)
     parser.add_argument("--requests", type=int, default=1000)
-    parser.add_argument("--redis-db", type=int, default=15)
-    parser.add_argument("--keep", action="store_true")
+    parser.add_argument(
+        "--redis-db", type=int, default=15, help="database of the private Redis"
+    )
     args = parser.parse_args()
     if not 1000 <= args.players <= 5_000_000:
         sys.exit("--players is between 1,000 and 5,000,000")
     if not 100 <= args.requests <= 100_000:
         sys.exit("--requests is between 100 and 100,000")
+    with PrivateServices() as services:
+        run(args, services)
 
-    redis_base = local_url("REDIS_URL", "redis://127.0.0.1:6379/", ("redis",))
-    redis_url = urlunsplit(urlsplit(redis_base)._replace(path=f"/{args.redis_db}"))
 
+def run(args, services) -> None:
+    redis_url = services.redis_url(args.redis_db)
     started = time.perf_counter()
-    database_url = recreate_database()
-    setup_django(database_url)
+    setup_django(services.create_database(BENCH_DATABASE), redis_url)
     migrated = time.perf_counter()
     load_postgresql(args.players)
     loaded = time.perf_counter()
@@ -318,16 +293,12 @@ def main() -> None:
     rank_p99 = percentile(rows[2][2], 99)
     verdict = "PASS" if rank_p99 < TARGET_RANK_P99_MS else "FAIL"
     print(
-        f"\nTarget: a player's rank under {TARGET_RANK_P99_MS:.0f} ms at p99 in "
+        f"\nverdict: a player's rank under {TARGET_RANK_P99_MS:.0f} ms at p99 in "
         f"PostgreSQL: {rank_p99:.2f} ms, {verdict}."
     )
 
-    if not args.keep:
-        client.delete(REDIS_KEY)
     client.close()
     connection.close()
-    if not args.keep:
-        drop_database(database_url)
 
 
 if __name__ == "__main__":

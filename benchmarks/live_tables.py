@@ -5,19 +5,22 @@ against a raw WebSocket echo and a durable echo served by the same servers.
                                      [--route home|any]
                                      [--profile japanese|georgian-club]
                                      [--think T] [--time-limit L] [--redis-db D]
+                                     [--port P]
 
 What it does, all on 127.0.0.1:
 
-1. Recreates the PostgreSQL database ``pulka_bench`` on the server named by
-   DATABASE_URL (default postgres://postgres@127.0.0.1:5432/) and migrates it;
-   empties Redis database D (default 15) on the server named by REDIS_URL
-   (default redis://127.0.0.1:6379/): the channel layer and the Celery broker
-   of this run live there, apart from any other server or test run.
-2. Starts S uvicorn processes (default 2), each on a port of its own and
-   told every process's name (``PULKA_LIVE_NODES``), as docker/ deploys
-   them, serving the application made by this file's ``make_application``:
-   the project's ASGI application, a raw ASGI echo at /echo/ and a durable
-   echo at /echo-durable/, neither touching Django.
+1. Starts an embedded PostgreSQL and Redis of its own in a fresh directory
+   under /tmp (``servers.PrivateServices``: Unix sockets, no TCP port; no
+   other server is touched), creates the database ``pulka_bench`` there and
+   migrates it; the channel layer and the Celery broker use Redis database
+   D (default 15). Both servers are stopped and their directory removed at
+   the end.
+2. Starts S uvicorn processes (default 2), on ports P, P+1, ... (free ports
+   without ``--port``), each told every process's name
+   (``PULKA_LIVE_NODES``), as docker/ deploys them, serving the application
+   made by this file's ``make_application``: the project's ASGI
+   application, a raw ASGI echo at /echo/ and a durable echo at
+   /echo-durable/, neither touching Django.
 3. Creates N tables (Japanese Joker by default) with a person in every seat,
    users and sessions made directly through the ORM, and opens one WebSocket
    per seat, one after another. With ``--route home`` (the default) each
@@ -59,13 +62,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -73,16 +73,20 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import servers  # noqa: E402
+from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
+
+from config.embedded import celery_url  # noqa: E402
+
 BENCH_DATABASE = "pulka_bench"
 TURN_SECONDS = 120
 # Clients connect one after another, as players arrive. A burst of connects
 # lands almost entirely on one uvicorn worker: the first worker to wake up
 # accepts every connection waiting in the listen queue.
 CONNECT_AT_ONCE = 1
-STOP_TIMEOUT = 15
 PING_SECONDS = 5
 
 
@@ -156,107 +160,20 @@ def make_application():
     return application
 
 
-# Setting up: database, Redis, servers.
-
-
-def database_server_url() -> str:
-    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/")
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit(f"DATABASE_URL must name a PostgreSQL server, not {url!r}")
-    return urlunsplit(parts._replace(path=""))
-
-
-def redis_url(db: int) -> str:
-    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/")
-    return urlunsplit(urlsplit(url)._replace(path=f"/{db}"))
-
-
-def recreate_database(server_url: str) -> str:
-    import psycopg
-
-    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-    return f"{server_url}/{BENCH_DATABASE}"
-
-
-def flush_redis(url: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def die_with_parent():
-    """A preexec hook: Linux sends the server SIGTERM should this script die."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def hook() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return hook
+# Setting up: the private PostgreSQL and Redis, and the uvicorn processes
+# are benchmarks/servers.py's.
 
 
 def start_server(port: int, env: dict, log_path: Path):
-    """One uvicorn process as the site runs it (its WebSocket limits
-    included)."""
-    if str(BASE_DIR) not in sys.path:
-        sys.path.insert(0, str(BASE_DIR))
-    from config.limits import uvicorn_limits
-
-    cmd = [
-        sys.executable, "-m", "uvicorn", "live_tables:make_application", "--factory",
-        "--app-dir", str(Path(__file__).resolve().parent),
-        "--host", "127.0.0.1", "--port", str(port),
-        "--lifespan", "on", "--no-access-log", "--log-level", "warning",
-        *uvicorn_limits(),
-    ]  # fmt: skip
-    with log_path.open("w") as log:
-        return subprocess.Popen(
-            cmd,
-            cwd=BASE_DIR,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=die_with_parent(),
-        )
-
-
-def stop_server(proc) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def wait_for_health(proc, url: str, log_path: Path, timeout: float = 60) -> None:
-    limit = time.monotonic() + timeout
-    while True:
-        if proc.poll() is not None:
-            sys.exit(f"uvicorn exited:\n{log_path.read_text()[-3000:]}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        if time.monotonic() > limit:
-            sys.exit(f"uvicorn did not answer {url}:\n{log_path.read_text()[-3000:]}")
-        time.sleep(0.25)
+    """One uvicorn process serving ``make_application`` (the site, and the
+    two echoes)."""
+    return servers.start_uvicorn(
+        ["live_tables:make_application", "--factory"],
+        port,
+        env,
+        log_path,
+        app_dir=Path(__file__).resolve().parent,
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -701,7 +618,9 @@ def main() -> None:
     parser.add_argument(
         "--time-limit", type=float, default=120, help="seconds per phase"
     )
-    parser.add_argument("--redis-db", type=int, default=15)
+    parser.add_argument(
+        "--redis-db", type=int, default=15, help="database of the private Redis"
+    )
     parser.add_argument(
         "--py-spy",
         type=Path,
@@ -711,12 +630,21 @@ def main() -> None:
     parser.add_argument(
         "--py-spy-seconds", type=float, default=10, help="how long to sample"
     )
+    parser.add_argument(
+        "--port",
+        type=int,
+        help="the first uvicorn process's port, the others' the next ones "
+        "(default: free ports)",
+    )
     args = parser.parse_args()
+    with servers.PrivateServices() as services:
+        run(args, services)
 
-    db_url = recreate_database(database_server_url())
-    layer_url = redis_url(args.redis_db)
-    flush_redis(layer_url)
-    ports = [free_port() for _ in range(args.servers)]
+
+def run(args, services) -> None:
+    db_url = services.create_database(BENCH_DATABASE)
+    layer_url = services.redis_url(args.redis_db)
+    ports = servers.ports(args.port, args.servers)
     nodes = [f"127.0.0.1:{port}" for port in ports]
     env = {
         **os.environ,
@@ -725,7 +653,7 @@ def main() -> None:
         "LOG_LEVEL": "WARNING",
         "DATABASE_URL": db_url,
         "REDIS_URL": layer_url,
-        "CELERY_BROKER_URL": layer_url,
+        "CELERY_BROKER_URL": celery_url(layer_url),
         "PULKA_LIVE_NODES": ",".join(nodes),
     }
     os.environ.update(env)
@@ -837,7 +765,6 @@ def main() -> None:
     finally:
         for proc in procs:
             stop_server(proc)
-        flush_redis(layer_url)
 
     header = (
         f"{'':<14}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"

@@ -48,12 +48,15 @@ except ImportError:  # the optional bench group is not installed
 
 from games.engine import apply, legal_actions, make_rules, new_game  # noqa: E402
 from games.engine.actions import Bid, NameTrump, PlayCard  # noqa: E402
+from games.engine.bots.autopilot import autopilot_action  # noqa: E402
+from games.engine.bots.bitdeal import BitDeal  # noqa: E402
 from games.engine.bots.ismcts import _Scorers  # noqa: E402
 from games.engine.bots.montecarlo import Knowledge  # noqa: E402
 from games.engine.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
 from games.engine.shuffle import deal_from_deck  # noqa: E402
-from games.engine.state import DEAL, OVER, TRUMP  # noqa: E402
+from games.engine.state import BID, DEAL, OVER, TRUMP  # noqa: E402
 
+MIN_SIMULATIONS = 2
 INSTALL_HINT = "install the optional group: pip install -e '.[bench]'"
 
 BID_BASE = len(TRUMP_CHOICES)
@@ -350,6 +353,68 @@ if pyspiel is not None:
             number = self.step(spiel_state)
             self.thinking.append(self.timer() - start)
             return engine_action(state, number)
+
+    class BitmaskRollout:
+        """An evaluator for ``ISMCTSBot`` that plays the rest of the deal out
+        on ``BitDeal``, the bit masks our bot's playouts run on, instead of
+        through this wrapper's engine states: the same playout speed as
+        ours. ``policy="random"`` plays random legal moves, as OpenSpiel's
+        ``RandomRolloutEvaluator`` does; ``"autopilot"`` plays the policy of
+        our bot's playouts. Trump and bids still to come (a leaf before the
+        card play) are made on the engine by the same policy."""
+
+        def __init__(self, policy: str, rng: random.Random):
+            if policy not in ("random", "autopilot"):
+                raise ValueError(f"unknown playout policy {policy!r}")
+            self.autopilot = policy == "autopilot"
+            self.rng = rng
+
+        def prior(self, state):
+            legal = state.legal_actions()
+            return [(action, 1.0 / len(legal)) for action in legal]
+
+        def evaluate(self, state):
+            engine, rng = state.engine, self.rng
+            while engine.phase in (TRUMP, BID):
+                if self.autopilot:
+                    action = autopilot_action(engine)
+                else:
+                    action = rng.choice(legal_actions(engine))
+                engine = apply(engine, action)
+            sim = BitDeal.from_state(engine)
+            if self.autopilot:
+                sim.play_out()
+            else:
+                while not sim.finished:
+                    sim.play(rng.choice(sim.legal()))
+            return np.array(state.scorers(sim))
+
+    class CountedISMCTSBot(ismcts.ISMCTSBot):
+        """OpenSpiel's ``ISMCTSBot`` with a fixed number of simulations a
+        move and playouts on bit masks (``BitmaskRollout``), behind our
+        bots' interface. ``simulations`` may be changed between moves."""
+
+        def __init__(self, simulations: int, seed: int, policy: str = "random"):
+            rng = np.random.RandomState(seed)
+            evaluator = BitmaskRollout(policy, random.Random(seed))
+            # The game is read from each state; ISMCTSBot keeps it unused.
+            super().__init__(None, evaluator, 2.0, 0, random_state=rng)
+            self.simulations = simulations
+
+        @property
+        def simulations(self) -> int:
+            return self._max_simulations
+
+        @simulations.setter
+        def simulations(self, count: int) -> None:
+            # The first simulation only evaluates the root: a move needs two.
+            self._max_simulations = max(MIN_SIMULATIONS, int(count))
+
+        def choose(self, state, deal_actions):
+            """The engine action for ``state.turn``."""
+            game = joker_game(state.rules, horizon="deal")
+            spiel_state = JokerState.from_engine(game, state, deal_actions)
+            return engine_action(state, int(self.step(spiel_state)))
 
 
 _GAMES_CACHE: dict = {}

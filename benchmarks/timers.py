@@ -3,14 +3,17 @@ timeout made by the game's owner, measured against a bare asyncio loop.
 
     python benchmarks/timers.py [--games N] [--turn S] [--seconds T]
                                 [--start spread|together] [--kill]
-                                [--redis-db D]
+                                [--redis-db D] [--port P]
 
 What it does, all on 127.0.0.1:
 
-1. Recreates the PostgreSQL database ``pulka_bench`` on the server named by
-   DATABASE_URL (default postgres://postgres@127.0.0.1:5432/), migrates it,
-   and empties Redis database D (default 14) on REDIS_URL.
-2. Starts two uvicorn processes (one worker each) serving the project and
+1. Starts an embedded PostgreSQL and Redis of its own in a fresh directory
+   under /tmp (``servers.PrivateServices``: Unix sockets, no TCP port; no
+   other server is touched), creates the database ``pulka_bench`` there and
+   migrates it; the channel layer and the broker use Redis database D
+   (default 14).
+2. Starts two uvicorn processes (one worker each) on ports P and P+1 (free
+   ports without ``--port``) serving the project and
    creates N Japanese Joker games (default 1,000) between people, with
    turns of S seconds (default 2); nobody connects. Each game is handed to
    the servers as soon as it has started (``--start spread``, the default:
@@ -42,49 +45,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from live_tables import (  # noqa: E402
-    BASE_DIR,
-    database_server_url,
-    flush_redis,
-    free_port,
-    recreate_database,
-    redis_url,
-    stop_server,
-    wait_for_health,
-)
+import servers  # noqa: E402
+from live_tables import BENCH_DATABASE  # noqa: E402
+from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
+
+from config.embedded import celery_url  # noqa: E402
 
 LOST_AFTER = 10.0
 TAKEOVER_TARGET = 10.0
 TARGET_P99_MS = 10.0
-
-
-def start_one(port: int, env: dict, log_path: Path):
-    import subprocess
-
-    cmd = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "config.asgi:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--lifespan",
-        "on",
-        "--no-access-log",
-        "--log-level",
-        "warning",
-    ]
-    with log_path.open("w") as log:
-        return subprocess.Popen(
-            cmd,
-            cwd=BASE_DIR,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
 
 
 def create_games(count: int, turn: int, hand_over: bool) -> list[int]:
@@ -197,12 +166,20 @@ def main() -> None:
         help="games handed over as each starts (their turns fall at different "
         "moments), or all at once after the last (every turn in the same instant)",
     )
-    parser.add_argument("--redis-db", type=int, default=14)
+    parser.add_argument(
+        "--redis-db", type=int, default=14, help="database of the private Redis"
+    )
+    parser.add_argument(
+        "--port", type=int, help="the first server's port, the second's next"
+    )
     args = parser.parse_args()
+    with servers.PrivateServices() as services:
+        run(args, services)
 
-    db_url = recreate_database(database_server_url())
-    layer_url = redis_url(args.redis_db)
-    flush_redis(layer_url)
+
+def run(args, services) -> None:
+    db_url = services.create_database(BENCH_DATABASE)
+    layer_url = services.redis_url(args.redis_db)
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
@@ -210,7 +187,7 @@ def main() -> None:
         "LOG_LEVEL": "WARNING",
         "DATABASE_URL": db_url,
         "REDIS_URL": layer_url,
-        "CELERY_BROKER_URL": layer_url,
+        "CELERY_BROKER_URL": celery_url(layer_url),
         "PULKA_ANY_TURN_SECONDS": "1",
     }
     os.environ.update(env)
@@ -222,13 +199,15 @@ def main() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
-    servers = []
+    procs = []
     try:
-        for name in ("first", "second"):
-            port = free_port()
+        pairs = zip(("first", "second"), servers.ports(args.port, 2), strict=True)
+        for name, port in pairs:
             log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"timers_{name}.log"
-            proc = start_one(port, env, log_path)
-            servers.append(proc)
+            proc = servers.start_uvicorn(
+                ["config.asgi:application"], port, env, log_path
+            )
+            procs.append(proc)
             wait_for_health(proc, f"http://127.0.0.1:{port}/health/", log_path)
         began = time.perf_counter()
         spread = args.start == "spread"
@@ -252,17 +231,15 @@ def main() -> None:
         killed_at = None
         if args.kill:
             time.sleep(args.seconds / 2)
-            os.killpg(servers[0].pid, signal.SIGKILL)
-            servers[0].wait()
+            os.killpg(procs[0].pid, signal.SIGKILL)
+            procs[0].wait()
             killed_at = time.time()
             time.sleep(args.seconds / 2)
         else:
             time.sleep(args.seconds)
     finally:
-        for proc in servers:
-            if proc.poll() is None:
-                stop_server(proc)
-        flush_redis(layer_url)
+        for proc in procs:
+            stop_server(proc)
 
     late, duplicates, lost, taken_over = lateness(
         args.turn, settings.PULKA_MOVE_LAG_SECONDS, started, killed_at

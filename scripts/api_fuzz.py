@@ -2,12 +2,14 @@
 """Schemathesis over the whole API for a while, counting what must never be.
 
     python scripts/api_fuzz.py [--minutes 10] [--seed N] [--keep-reports DIR]
+                               [--port P]
 
-Starts (or joins) this checkout's embedded PostgreSQL and Redis, unless
-DATABASE_URL and REDIS_URL name servers of their own; recreates the
-database ``pulka_fuzz``, migrates it and adds the demo data (so that the
-ids the lists give lead somewhere) and a player with a personal token; and
-serves it with one uvicorn process as the site runs (the project's settings
+Starts an embedded PostgreSQL and Redis of its own in a fresh directory
+under /tmp (benchmarks/servers.py: Unix sockets, no TCP port; no other
+server is touched); creates the database ``pulka_fuzz`` there, migrates it
+and adds the demo data (so that the ids the lists give lead somewhere) and a
+player with a personal token; and serves it with one uvicorn process on port
+P (a free one without ``--port``) as the site runs (the project's settings
 with DEBUG off, the server command line of config/limits.py). Throttling is
 raised out of the way, so that the time goes on the views.
 
@@ -33,52 +35,19 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 sys.path.insert(0, str(BASE_DIR / "benchmarks"))
 
-import live_tables as servers  # noqa: E402
+import servers  # noqa: E402
 
-from config.embedded import (  # noqa: E402
-    EmbeddedServices,
-    celery_url,
-    postgres_url,
-)
-from config.embedded import redis_url as embedded_redis_url  # noqa: E402
-from config.limits import uvicorn_limits  # noqa: E402
+from config.embedded import celery_url  # noqa: E402
 
 DATABASE = "pulka_fuzz"
 REDIS_DB = 11
 SEED = 20261203
-
-
-def database_url(name: str) -> str:
-    configured = os.environ.get("DATABASE_URL")
-    if configured is None:
-        return postgres_url(name)
-    return urlunsplit(urlsplit(configured)._replace(path=f"/{name}"))
-
-
-def fresh_database() -> str:
-    import psycopg
-
-    with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-    return database_url(DATABASE)
-
-
-def redis_url() -> str:
-    from urllib.parse import parse_qsl, urlencode
-
-    url = os.environ.get("REDIS_URL") or embedded_redis_url()
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = urlencode({**dict(parse_qsl(parts.query)), "db": str(REDIS_DB)})
-        return f"unix://{parts.path}?{query}"
-    return urlunsplit(parts._replace(path=f"/{REDIS_DB}"))
 
 
 def manage(env: dict, *args: str) -> str:
@@ -156,46 +125,32 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--keep-reports", type=Path, help="keep the HAR files here")
+    parser.add_argument("--port", type=int, help="the server's port (default: free)")
     args = parser.parse_args()
     reports = args.keep_reports or Path(tempfile.mkdtemp(prefix="api_fuzz_"))
     reports.mkdir(parents=True, exist_ok=True)
 
-    with EmbeddedServices():
-        redis = redis_url()
+    with servers.PrivateServices() as services:
+        redis = services.redis_url(REDIS_DB)
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.dev",
             "DEBUG": "False",
             "LOG_LEVEL": "ERROR",
-            "DATABASE_URL": fresh_database(),
+            "DATABASE_URL": services.create_database(DATABASE),
             "REDIS_URL": redis,
             "CELERY_BROKER_URL": celery_url(redis),
             "API_THROTTLE_ANON": "1000000/minute",
             "API_THROTTLE_USER": "1000000/minute",
         }
-        servers.flush_redis(redis)
         manage(env, "migrate", "--verbosity", "0")
         # A local database of this run's own, never a public server.
         manage(env, "seed_demo", "--force")
         token = manage(env, "shell", "-c", TOKEN_SCRIPT).strip().splitlines()[-1]
-        port = servers.free_port()
+        port = servers.ports(args.port, 1)[0]
         base = f"http://127.0.0.1:{port}"
         log_path = reports / "uvicorn.log"
-        command = [
-            sys.executable, "-m", "uvicorn", "config.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port), "--lifespan", "on",
-            "--no-access-log", "--log-level", "warning", *uvicorn_limits(),
-        ]  # fmt: skip
-        with log_path.open("w") as log:
-            proc = subprocess.Popen(
-                command,
-                cwd=BASE_DIR,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=servers.die_with_parent(),
-            )
+        proc = servers.start_uvicorn(["config.asgi:application"], port, env, log_path)
         try:
             servers.wait_for_health(proc, f"{base}/health/", log_path)
             began = time.monotonic()
@@ -219,7 +174,6 @@ def main() -> None:
             seconds = time.monotonic() - began
         finally:
             servers.stop_server(proc)
-            servers.flush_redis(redis)
     report(args, seconds, reports, results)
 
 
@@ -254,6 +208,12 @@ def report(args, seconds: float, reports: Path, results: dict) -> None:
     failed = [who for who, result in results.items() if result.returncode]
     if failed:
         print(f"schemathesis did not pass: {', '.join(failed)}")
+    met = "meets" if not (faults or failed) else "MISSES"
+    print(
+        f"verdict: {faults['not JSON']} not JSON, {faults['5xx']} 5xx, "
+        f"schemathesis {'FAILED' if failed else 'passed'} ({met} the 0, 0 and "
+        "pass target)"
+    )
     sys.exit(1 if faults or failed else 0)
 
 

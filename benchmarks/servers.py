@@ -1,0 +1,199 @@
+"""The servers a benchmark starts for itself, and only those.
+
+``PrivateServices`` starts the embedded PostgreSQL and Redis (the ones
+``make run`` starts, config/embedded.py) in a fresh directory of their own
+under /tmp, reached on Unix sockets there: no TCP port, and nothing shared
+with the checkout's own servers, a test run or the machine's. They are
+stopped and their directory removed when the block ends, so a benchmark
+may drop databases and flush Redis freely: nobody else uses them.
+
+``start_uvicorn`` starts one uvicorn process on 127.0.0.1 at a given port
+(``ports`` hands out the ones a ``--port`` option asks for, or free ones),
+``wait_for_health`` waits for its /health/ and ``stop_server`` stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# The scripts that use this module run as ``python benchmarks/x.py`` and
+# import the project's modules (config.embedded, config.limits) next.
+if str(BASE_DIR) not in sys.path:
+    sys.path.insert(0, str(BASE_DIR))
+STOP_TIMEOUT = 10
+START_TIMEOUT = 120
+
+# Run in a process of its own: it holds ``EmbeddedServices`` open on the
+# private directory until its stdin closes (this process ending closes it
+# too, so the servers never outlive the benchmark). PULKA_VAR_DIR names the
+# directory for config/embedded.py versions that read it; for those that do
+# not, the module's paths are pointed there, as tests/test_embedded.py does.
+HOLDER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+
+    from config import embedded
+
+    var = Path(sys.argv[1])
+    if Path(embedded.VAR_DIR) != var:
+        embedded.VAR_DIR = var
+        embedded.POSTGRES_DIR = var / "postgres"
+        embedded.REDIS_DIR = var / "redis"
+        embedded.REDIS_SOCKET = var / "redis" / "redis.sock"
+    with embedded.EmbeddedServices({}) as services:
+        print("up", ",".join(services.started), flush=True)
+        sys.stdin.read()
+    """
+)
+
+
+class PrivateServices:
+    """PostgreSQL and Redis of this benchmark's own, for a ``with`` block."""
+
+    def __init__(self):
+        self.var: Path | None = None
+        self._holder: subprocess.Popen | None = None
+
+    def __enter__(self) -> PrivateServices:
+        # Short: a Unix socket's path may not exceed 107 bytes.
+        self.var = Path(tempfile.mkdtemp(prefix="pb", dir="/tmp"))
+        env = {
+            **os.environ,
+            "PULKA_VAR_DIR": str(self.var),
+            "PYTHONPATH": str(BASE_DIR),
+        }
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
+        self._holder = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, str(self.var)],
+            cwd=BASE_DIR,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        line = self._holder.stdout.readline().split()
+        if line[:1] != ["up"]:
+            self.__exit__()
+            sys.exit(f"the private PostgreSQL and Redis did not start ({line})")
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._holder is not None:
+            with contextlib.suppress(OSError):
+                self._holder.stdin.close()
+            try:
+                self._holder.wait(timeout=START_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self._holder.kill()
+                self._holder.wait()
+            self._holder = None
+        if self.var is not None:
+            shutil.rmtree(self.var, ignore_errors=True)
+
+    def database_url(self, name: str) -> str:
+        host = quote(str(self.var / "postgres"))
+        return f"postgres://postgres@/{name}?host={host}"
+
+    def redis_url(self, db: int = 0) -> str:
+        return f"unix://{self.var / 'redis' / 'redis.sock'}?db={db}"
+
+    def create_database(self, name: str) -> str:
+        """A new, empty database ``name`` on this private server; its URL."""
+        import psycopg
+
+        with psycopg.connect(self.database_url("postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.database_url(name)
+
+
+def ports(first: int | None, count: int) -> list[int]:
+    """``count`` ports from ``first`` on (``--port``), or free ones."""
+    if first:
+        return [first + n for n in range(count)]
+    return [free_port() for _ in range(count)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def die_with_parent():
+    """A preexec hook: Linux sends the server SIGTERM should the benchmark die."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def hook() -> None:
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    return hook
+
+
+def start_uvicorn(
+    app: list[str], port: int, env: dict, log_path: Path, app_dir: Path | None = None
+) -> subprocess.Popen:
+    """One uvicorn process serving ``app`` (its arguments: the application
+    and ``--factory`` if it is one) as the site runs it, WebSocket limits
+    included."""
+    from config.limits import uvicorn_limits
+
+    cmd = [
+        sys.executable, "-m", "uvicorn", *app,
+        *(["--app-dir", str(app_dir)] if app_dir else []),
+        "--host", "127.0.0.1", "--port", str(port),
+        "--lifespan", "on", "--no-access-log", "--log-level", "warning",
+        *uvicorn_limits(),
+    ]  # fmt: skip
+    with log_path.open("w") as log:
+        return subprocess.Popen(
+            cmd,
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=die_with_parent(),
+        )
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def wait_for_health(proc, url: str, log_path: Path, timeout: float = 60) -> None:
+    limit = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            sys.exit(f"uvicorn exited:\n{log_path.read_text()[-3000:]}")
+        with contextlib.suppress(OSError):
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        if time.monotonic() > limit:
+            sys.exit(f"uvicorn did not answer {url}:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.25)
