@@ -4,7 +4,7 @@ import itertools
 import random
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats.swiss import History, pair_round, standings
@@ -21,8 +21,13 @@ def perfect_matchings(players):
 
 
 def rematch_free_exists(players, played):
-    return any(
-        all(frozenset(pair) not in played for pair in matching)
+    return fewest_rematches(players, played) == 0
+
+
+def fewest_rematches(players, played) -> int:
+    """The fewest rematches any pairing of ``players`` has (brute force)."""
+    return min(
+        sum(frozenset(pair) in played for pair in matching)
         for matching in perfect_matchings(list(players))
     )
 
@@ -106,6 +111,19 @@ def test_every_player_appears_exactly_once(case):
 
 
 @given(swiss_case(max_players=9))
+# Every bye leaves a rematch, and the bye to player 0 (the one without a
+# bye) leaves two: the fewest rematches need a second bye.
+@example(
+    (
+        [(p, Fraction(0)) for p in range(5)],
+        History(
+            frozenset(
+                map(frozenset, [(0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)])
+            ),
+            frozenset({1, 2, 3, 4}),
+        ),
+    )
+)
 def test_rematch_free_whenever_brute_force_finds_one(case):
     # Rematches are avoided first, then second byes; the bye goes to the
     # lowest score group when a player there allows both.
@@ -129,7 +147,14 @@ def test_rematch_free_whenever_brute_force_finds_one(case):
         elif workable:
             assert bye in workable
         else:
-            assert bye in fresh
+            # Every choice of bye leaves a rematch: the fewest rematches come
+            # first (FIDE's C1 before C2), then a bye to a player without one.
+            rematches = {
+                b: fewest_rematches([p for p in players if p != b], history.played)
+                for b in players
+            }
+            least = [b for b in players if rematches[b] == min(rematches.values())]
+            assert bye in ([b for b in least if b in fresh] or least)
         feasible = bool(workable)
     else:
         feasible = rematch_free_exists(players, history.played)
