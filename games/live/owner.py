@@ -25,11 +25,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+import psycopg
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import DatabaseError
 
 from config.errors import ApplicationError, NotAllowed
-from games.errors import NotPlaying
+from games.errors import NotPlaying, Unavailable
 from games.live import broadcast, journal, thinking
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm, now
@@ -41,6 +43,8 @@ RECENT_STEPS = 200
 # An alarm may ring this much before its wall-clock time (the loop's clock
 # and the wall clock are read apart).
 EARLY = timedelta(milliseconds=20)
+# A timeout move the database did not take is tried again after this long.
+RETRY_UNSTORED = timedelta(seconds=1)
 
 
 @dataclass
@@ -259,6 +263,10 @@ class GameOwner:
                 return
             try:
                 await self._apply(live.decide_automatic(due_at, thought))
+            except Unavailable:
+                # The move is still due: try again once the database is back
+                # (the version fences a write that did get through).
+                self.alarm.set(now() + RETRY_UNSTORED)
             except ApplicationError as error:
                 # Nobody to tell: the game moved elsewhere or is gone.
                 logger.info("no move due in game %s: %s", live.game_id, error)
@@ -286,6 +294,16 @@ class GameOwner:
             await self.reload()
             raise ApplicationError(
                 "the game moved on: here is where it stands", code="stale_version"
+            ) from None
+        except (DatabaseError, psycopg.Error) as error:
+            # The database is unreachable or out of space. Without this the
+            # error ended the mover's socket with no word of why. Nothing is
+            # applied here; should the write have reached the database after
+            # all, the next one is fenced and the game reloaded, so a move
+            # sent again (same id) is never played twice.
+            logger.warning("game %s: step not stored: %s", live.game_id, error)
+            raise Unavailable(
+                "the game could not be saved just now: send your move again"
             ) from None
         live.commit(step)
         self.recent.extend(map(broadcast.held, step.public))

@@ -32,8 +32,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
 DOC = promises()
-# Produced only on a real server (tests/live/test_documented_codes.py).
-ON_THE_WIRE = {1009}
+# Produced only on a real server: 1009 by tests/live/test_documented_codes.py,
+# 1012 (a server shutting down) by the restarts of tests/faults.
+ON_THE_WIRE = {1009, 1012}
 
 
 # Sockets and the things they need
@@ -309,6 +310,35 @@ def _ratings_refused(refused: bool) -> None:
             cursor.execute("DROP FUNCTION IF EXISTS test_refuse_rating() CASCADE")
 
 
+async def unavailable(settings_) -> str:
+    """The database refuses to store the move, as a full disk would: a
+    trigger in the test database fails every insert of a game event with
+    PostgreSQL's disk_full error. (tests/faults meets it on a real full
+    disk.)"""
+    _, socket = await at_table()
+    await db(_events_refused)(True)
+    try:
+        return await error_after(socket, action(1, {"trump": "H"}))
+    finally:
+        await db(_events_refused)(False)
+
+
+def _events_refused(refused: bool) -> None:
+    with connection.cursor() as cursor:
+        if refused:
+            cursor.execute(
+                "CREATE FUNCTION test_refuse_event() RETURNS trigger LANGUAGE plpgsql"
+                " AS 'BEGIN RAISE EXCEPTION ''no space'' USING ERRCODE = ''disk_full'';"
+                " END'"
+            )
+            cursor.execute(
+                "CREATE TRIGGER test_refuse_event BEFORE INSERT ON games_gameevent"
+                " FOR EACH ROW EXECUTE FUNCTION test_refuse_event()"
+            )
+        else:
+            cursor.execute("DROP FUNCTION IF EXISTS test_refuse_event() CASCADE")
+
+
 ERRORS = {
     "too_large": sent(json.dumps({"type": "ping", "pad": "x" * 4096})),
     "rate_limited": rate_limited,
@@ -325,6 +355,7 @@ ERRORS = {
     "illegal": sent(action(1, {"trump": "red"})),
     "bad_record": sent(action(1, {"trump": 5})),
     "ratings_busy": ratings_busy,
+    "unavailable": unavailable,
 }
 
 
