@@ -36,24 +36,16 @@ if str(BASE_DIR) not in sys.path:
 STOP_TIMEOUT = 10
 START_TIMEOUT = 120
 
-# Run in a process of its own: it holds ``EmbeddedServices`` open on the
-# private directory until its stdin closes (this process ending closes it
-# too, so the servers never outlive the benchmark). PULKA_VAR_DIR names the
-# directory for config/embedded.py versions that read it; for those that do
-# not, the module's paths are pointed there, as tests/test_embedded.py does.
+# Run in a process of its own, with PULKA_VAR_DIR naming the private
+# directory: it holds ``EmbeddedServices`` open there until its stdin closes
+# (this process ending closes it too, so the servers never outlive the
+# benchmark).
 HOLDER = textwrap.dedent(
     """
     import sys
-    from pathlib import Path
 
     from config import embedded
 
-    var = Path(sys.argv[1])
-    if Path(embedded.VAR_DIR) != var:
-        embedded.VAR_DIR = var
-        embedded.POSTGRES_DIR = var / "postgres"
-        embedded.REDIS_DIR = var / "redis"
-        embedded.REDIS_SOCKET = var / "redis" / "redis.sock"
     with embedded.EmbeddedServices({}) as services:
         print("up", ",".join(services.started), flush=True)
         sys.stdin.read()
@@ -79,7 +71,7 @@ class PrivateServices:
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         self._holder = subprocess.Popen(
-            [sys.executable, "-c", HOLDER, str(self.var)],
+            [sys.executable, "-c", HOLDER],
             cwd=BASE_DIR,
             env=env,
             stdin=subprocess.PIPE,

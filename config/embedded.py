@@ -211,11 +211,20 @@ def _stop_postgres() -> None:
 
 def _redis_running() -> bool:
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
+    # One try: redis-py's default retries a refused connection for seconds,
+    # and a server that is not there is the common answer here.
+    client = redis.Redis(
+        unix_socket_path=str(REDIS_SOCKET), retry=Retry(NoBackoff(), 0)
+    )
     try:
-        return redis.Redis(unix_socket_path=str(REDIS_SOCKET)).ping()
+        return client.ping()
     except (redis.ConnectionError, OSError):
         return False
+    finally:
+        client.close()
 
 
 def _start_redis() -> None:
@@ -270,8 +279,18 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Exited, not yet reaped: both servers daemonise and so are children of
+    init, which may take its time to reap them (seconds, in some sandboxes)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # no /proc here, or reaped meanwhile
+        return False
+    return stat.rpartition(")")[2].split()[0] == "Z"
 
 
 def _signal_and_wait(pid: int | None, signum: int) -> None:

@@ -23,15 +23,9 @@ from tests.processes import BASE_DIR
 USER = textwrap.dedent(
     """
     import sys
-    from pathlib import Path
 
     from config import embedded
 
-    var = Path(sys.argv[1])
-    embedded.VAR_DIR = var
-    embedded.POSTGRES_DIR = var / "postgres"
-    embedded.REDIS_DIR = var / "redis"
-    embedded.REDIS_SOCKET = var / "redis" / "redis.sock"
     with embedded.EmbeddedServices({}) as services:
         print("started", ",".join(services.started) or "-", flush=True)
         sys.stdin.readline()  # until told to leave
@@ -42,11 +36,11 @@ USER = textwrap.dedent(
 
 class User:
     def __init__(self, var: Path):
-        env = {**os.environ, "PYTHONPATH": str(BASE_DIR)}
+        env = {**os.environ, "PYTHONPATH": str(BASE_DIR), "PULKA_VAR_DIR": str(var)}
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", USER, str(var)],
+            [sys.executable, "-c", USER],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
