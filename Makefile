@@ -13,12 +13,13 @@ PYTEST_WORKERS ?= auto
 NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-js system-packages install lint lint-js format check migrate services clean
+.PHONY: help run test test-fast test-faults test-js system-packages install lint lint-js format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
 	@echo "make test-fast  the tests that run in the test process, for the edit loop"
+	@echo "make test-faults  the fault suite: the platform killed mid-game and restarted"
 	@echo "make lint   ruff check and format check, ESLint for static/js"
 	@echo "make format ruff fix and format"
 	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
@@ -40,13 +41,20 @@ install: $(STAMP) $(NODE_STAMP)
 run: $(STAMP)
 	$(BIN)/python scripts/run_platform.py
 
-# The browser code's unit tests first (a second), then the suite on every core.
+# The browser code's unit tests first (a second), then the suite on every
+# core. The fault suite is its own run (test-faults): each of its cases
+# restarts a whole platform.
 test: $(STAMP) system-packages test-js
-	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not faults" $(PYTEST_ARGS)
 
 # The same without the long checks marked slow (docs/testing.md).
 test-fast: $(STAMP) system-packages test-js
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow and not servers" $(PYTEST_ARGS)
+
+# The platform's processes and servers killed mid-game, then restarted with
+# `make run`'s command (tests/faults; docs/testing.md).
+test-faults: $(STAMP)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m faults $(PYTEST_ARGS)
 
 # Chromium (browser tests) and Caddy (the proxy's routing test), from
 # Debian's packages if missing.
