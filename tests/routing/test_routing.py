@@ -118,7 +118,11 @@ def test_routed_tables_play_without_a_channel_layer_hop(own_servers, people, log
     try:
         wait_for_http(caddy, f"{proxy}/health/")
         games = []
-        for _ in range(6):
+        # Homes hash from game ids and the nodes' (random) ports: six games
+        # all land on one home about once in thirty runs, so tables are
+        # opened until both homes have some.
+        while len(games) < 6 or len({home(g, nodes) for g, _, _ in games}) < 2:
+            assert len(games) < 30, "thirty games, all with one home"
             alice, bob = people(2)
             table = services.table_create(
                 user=alice.user, profile="japanese", turn_seconds=120
@@ -126,7 +130,6 @@ def test_routed_tables_play_without_a_channel_layer_hop(own_servers, people, log
             services.seat_take(table_id=table.pk, user=bob.user, number=1)
             games.append((Game.objects.get(table=table).pk, alice, bob))
         homes = [home(game_id, nodes) for game_id, _, _ in games]
-        assert len(set(homes)) == 2, "the games should have both homes"
 
         async def play_all(base_of, version):
             async def one(game_id, alice, bob):
