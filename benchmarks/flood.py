@@ -44,7 +44,7 @@ PROFILE = "georgian-club"
 async def flood(url: str, origin: str, cookie: str, stop: asyncio.Event) -> dict:
     from websockets.exceptions import ConnectionClosed
 
-    sent, closes, paused, refused = 0, {}, 0, 0
+    sent, closes, refused = 0, {}, 0
     frame = '{"type": "ping"}'
     while not stop.is_set():
         try:
@@ -53,25 +53,18 @@ async def flood(url: str, origin: str, cookie: str, stop: asyncio.Event) -> dict
             refused += 1
             await asyncio.sleep(0)
             continue
-        on_this_socket = 0
         try:
             while not stop.is_set():
                 await ws.send(frame)
                 sent += 1
-                on_this_socket += 1
                 if sent % 64 == 0:
                     await asyncio.sleep(0)  # let the measured clients run
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
-            if on_this_socket < settings.PULKA_SOCKET_BURST:
-                # Closed before it could have spent a burst: the session
-                # was paused, and the gate closed the socket as it opened.
-                paused += 1
-            else:
-                closes[code] = closes.get(code, 0) + 1
+            closes[code] = closes.get(code, 0) + 1
         finally:
             await ws.close()
-    return {"sent": sent, "closes": closes, "paused": paused, "refused": refused}
+    return {"sent": sent, "closes": closes, "refused": refused}
 
 
 async def measured(base: str, table, moves: int, think: float, time_limit: float):
@@ -168,10 +161,10 @@ def run(args, services) -> None:
     rate = attack["sent"] / attack["seconds"] if attack["seconds"] else 0
     print(
         f"\nthe flood: {attack['sent']} frames in {attack['seconds']:.1f} s "
-        f"({rate:.0f}/s); sockets closed for flooding, by code: "
-        f"{attack['closes']}; closed as they opened, the session paused "
-        f"({settings.PULKA_SOCKET_FLOOD_PAUSE} s after a flood): "
-        f"{attack['paused']}; refused at the handshake: {attack['refused']}"
+        f"({rate:.0f}/s); sockets the server closed, by code: {attack['closes']} "
+        "(4429: for flooding, or as they opened while the session was paused "
+        f"for {settings.PULKA_SOCKET_FLOOD_PAUSE} s after a flood); refused at "
+        f"the handshake: {attack['refused']}"
     )
     ratio = bench.percentile(under.round_trips, 0.99) / bench.percentile(
         alone.round_trips, 0.99

@@ -126,26 +126,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def die_with_parent():
-    """A preexec hook: Linux sends the server SIGTERM should the benchmark die."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def hook() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return hook
-
-
 def start_uvicorn(
     app: list[str], port: int, env: dict, log_path: Path, app_dir: Path | None = None
 ) -> subprocess.Popen:
     """One uvicorn process serving ``app`` (its arguments: the application
     and ``--factory`` if it is one) as the site runs it, WebSocket limits
     included."""
+    from config.child_processes import parent_death_signal
     from config.limits import uvicorn_limits
 
     cmd = [
@@ -163,7 +150,7 @@ def start_uvicorn(
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=die_with_parent(),
+            preexec_fn=parent_death_signal(),
         )
 
 

@@ -18,7 +18,6 @@ them SIGTERM.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import signal
 import subprocess
@@ -31,6 +30,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
+from config.child_processes import parent_death_signal  # noqa: E402
 from config.embedded import EmbeddedServices  # noqa: E402
 from config.limits import uvicorn_limits  # noqa: E402
 
@@ -59,23 +59,6 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
             "--scheduler", "django_celery_beat.schedulers:DatabaseScheduler",
         ],
     }  # fmt: skip
-
-
-def parent_death_signal():
-    """Return a preexec hook that has Linux SIGTERM a child if we die.
-
-    libc is loaded here, in the parent, so the hook itself only makes one
-    system call between fork and exec.
-    """
-    if not sys.platform.startswith("linux"):
-        return None
-    pr_set_pdeathsig = 1
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def hook() -> None:
-        prctl(pr_set_pdeathsig, signal.SIGTERM)
-
-    return hook
 
 
 def relay(name: str, stream, lock: threading.Lock) -> None:

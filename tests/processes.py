@@ -6,31 +6,19 @@ is stopped with its whole group; Linux ends it should the test run die.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
+from config.child_processes import parent_death_signal
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_TIMEOUT = 20
-
-
-def _die_with_parent():
-    """A preexec hook: on Linux the child gets SIGTERM should pytest die."""
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def hook() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return hook
 
 
 class Process:
@@ -49,7 +37,7 @@ class Process:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=_die_with_parent(),
+                preexec_fn=parent_death_signal(),
             )
 
     def alive(self) -> bool:

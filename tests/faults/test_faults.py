@@ -101,16 +101,21 @@ class FaultClient(TableClient):
     closed = False
     close_code: int | None = None
 
+    async def receive_or_note_close(self, timeout: float) -> None:
+        """Receive a message if one comes within ``timeout``; a closed
+        socket is noted with its close code."""
+        try:
+            await self.receive(timeout=timeout)
+        except TimeoutError:
+            pass
+        except ConnectionClosed as closed:
+            self.closed = True
+            self.close_code = closed.rcvd.code if closed.rcvd else None
+
     async def listen(self, stop: asyncio.Event) -> None:
         """Receive until ``stop`` is set or the socket is closed."""
         while not stop.is_set() and not self.closed:
-            try:
-                await self.receive(timeout=0.5)
-            except TimeoutError:
-                continue
-            except ConnectionClosed as closed:
-                self.closed = True
-                self.close_code = closed.rcvd.code if closed.rcvd else None
+            await self.receive_or_note_close(0.5)
 
     async def play_until_refused(self, other: FaultClient, seconds: float) -> None:
         """Both players play on until a move of either is refused (or
@@ -125,16 +130,10 @@ class FaultClient(TableClient):
         """On this seat's turn, send its move and wait for the answer;
         returns the move's id while it is unanswered."""
         if self.closed or not self.my_turn():
-            try:
-                await self.receive(timeout=0.05)
-            except TimeoutError:
-                pass
-            except ConnectionClosed as closed:
-                self.closed = True
-                self.close_code = closed.rcvd.code if closed.rcvd else None
+            await self.receive_or_note_close(0.05)
             return None
         try:
-            client_id = await self.act_first_legal()
+            client_id = await self.act()
         except ConnectionClosed:
             self.closed = True
             return None
@@ -144,13 +143,7 @@ class FaultClient(TableClient):
                 error.get("id") == client_id for error in self.errors
             ):
                 return None
-            try:
-                await self.receive(timeout=0.5)
-            except TimeoutError:
-                continue
-            except ConnectionClosed as closed:
-                self.closed = True
-                self.close_code = closed.rcvd.code if closed.rcvd else None
+            await self.receive_or_note_close(0.5)
         return None if client_id in self.acks else client_id
 
 

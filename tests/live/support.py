@@ -107,6 +107,10 @@ async def eventually(function, timeout: float, what: str, interval: float = 0.1)
 PING_SECONDS = 1.0
 
 
+def first(legal: list):
+    return legal[0]
+
+
 class TableClient:
     """A player's WebSocket at a live table.
 
@@ -192,13 +196,14 @@ class TableClient:
             and self.acted_on != snap["version"]
         )
 
-    async def act_first_legal(self) -> str:
-        """Send the first legal choice of the latest snapshot; returns the id."""
+    async def act(self, choose=first) -> str:
+        """Send the first legal choice of the latest snapshot (or the one
+        ``choose`` picks from the legal list); returns the id."""
         snap = self.snapshot
         version = snap["version"]
         self.acted_on = version
         client_id = f"v{version}"
-        action = snap["view"]["legal"][0]
+        action = choose(snap["view"]["legal"])
         await self.send(
             {"type": "action", "id": client_id, "version": version, "action": action}
         )
@@ -207,13 +212,13 @@ class TableClient:
     async def send(self, message: dict) -> None:
         await self.ws.send(json.dumps(message))
 
-    async def play_until(self, done, timeout: float) -> None:
-        """Play the first legal choice whenever it is this seat's turn, until
-        ``done(self)`` is true."""
+    async def play_until(self, done, timeout: float, choose=first) -> None:
+        """Play the first legal choice (or ``choose``'s) whenever it is this
+        seat's turn, until ``done(self)`` is true."""
         limit = asyncio.get_running_loop().time() + timeout
         while not done(self):
             if self.my_turn():
-                await self.act_first_legal()
+                await self.act(choose)
                 continue
             left = limit - asyncio.get_running_loop().time()
             if left <= 0:

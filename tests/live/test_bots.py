@@ -33,7 +33,7 @@ def test_practice_bots_bid_after_the_person(servers, worker, people, first_deale
         async with TableClient(servers[0], game.pk, alice.session_key) as a:
             assert a.my_turn() and a.snapshot["view"]["phase"] == "bid"
             assert a.snapshot["view"]["bids"] == [None] * 4
-            client_id = await a.act_first_legal()
+            client_id = await a.act()
             await a.receive_until(lambda c: client_id in c.acks, timeout=10)
             await a.receive_until(all_bid, timeout=30)
             return a

@@ -1,33 +1,30 @@
 """Whole tournaments on the real worker and beat.
 
-Celery beat's tick starts each tournament at its time; the people's moves
-are made here through the live-play services (the autopilot chooses them);
-every game's end reaches the worker as a task, which takes the result in,
-pairs and seats the next round, and pays the prizes at the end. Nothing here
+Celery beat's tick starts each tournament at its time; the people play
+through sockets of their own, as their pages would, at whatever table the
+tournament seats them; the servers own the games and move the bots. Every
+game's end reaches the worker as a task, which takes the result in, pairs
+and seats the next round, and pays the prizes at the end. Nothing here
 calls the tournament services except to register.
 """
 
 from __future__ import annotations
 
-import time
-import uuid
+import asyncio
+import random
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from coins import services as coins
-from config.errors import ApplicationError
-from games import services as games
-from games.engine.actions import action_to_json
-from games.engine.bots.autopilot import autopilot_action
-from games.models import Game, Seat
+from games.models import Seat
 from ratings.models import Rating, RatingChange
 from tournaments import services
 from tournaments.models import Board, Entry, Tournament
 from tournaments.services.lifecycle import TOO_FEW_PLAYERS
 
-from .support import wait_until
+from .support import TableClient, db_call, wait_until
 
 STARTS_IN = timedelta(seconds=3)
 
@@ -47,54 +44,60 @@ def create(people, category: str, fee: int = 100, **fields) -> Tournament:
     return tournament
 
 
-def make_a_move(board: Board) -> bool:
-    """The move of the person to play at ``board``'s table, if it is a
-    person's turn (the worker moves the bots)."""
-    game = Game.objects.get(table_id=board.table_id)
-    if game.status != Game.Status.PLAYING:
-        return False
-    state = game.engine_state()
-    seat = Seat.objects.select_related("user").get(
-        table_id=board.table_id, number=state.turn
-    )
-    if seat.played_by_bot:
-        return False
-    # The autopilot's choice, sent as the person's own client sends it.
-    action = action_to_json(autopilot_action(state))
-    action.pop("seat")
+async def play_until_over(
+    base_url: str, tournament: Tournament, people, timeout: float
+) -> None:
+    """Each person plays every game the tournament seats them at through a
+    socket of their own, as their page would (a random legal choice, seeded
+    by the game), until the tournament is over; the servers move the bots."""
+    sessions = {person.user.pk: person.session_key for person in people}
+    loop = asyncio.get_running_loop()
+    limit = loop.time() + timeout
+    playing: dict[tuple[int, int], asyncio.Task] = {}
     try:
-        games.game_act(
-            game_id=game.pk,
-            user=seat.user,
-            action=action,
-            expected_version=game.version,
-            client_id=uuid.uuid4().hex,
-        )
-    except ApplicationError:  # a timer moved first; look again
-        return False
-    return True
+        while True:
+            status, seated = await db_call(open_games, tournament.pk)
+            if status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+                break
+            for game_id, user_id in seated:
+                if (game_id, user_id) not in playing and user_id in sessions:
+                    play = play_game(base_url, game_id, sessions[user_id], limit)
+                    playing[game_id, user_id] = loop.create_task(play)
+            for task in playing.values():
+                if task.done():
+                    task.result()  # a client's failure fails the test
+            if loop.time() > limit:
+                raise AssertionError(f"tournament still {status} after {timeout}s")
+            await asyncio.sleep(0.1)
+        await asyncio.gather(*playing.values())
+    finally:
+        for task in playing.values():
+            task.cancel()
 
 
-def play_until_over(tournament: Tournament, timeout: float) -> Tournament:
-    limit = time.monotonic() + timeout
-    while True:
-        tournament.refresh_from_db()
-        if tournament.status in (
-            Tournament.Status.FINISHED,
-            Tournament.Status.CANCELLED,
-        ):
-            return tournament
-        if time.monotonic() > limit:
-            raise AssertionError(
-                f"tournament still {tournament.status} in round "
-                f"{tournament.current_round} after {timeout}s"
-            )
-        boards = Board.objects.filter(
-            round__tournament=tournament, finished=False, table__isnull=False
+def open_games(tournament_id: int) -> tuple[str, list[tuple[int, int]]]:
+    """The tournament's status, and (game, user) for each person seated at
+    a game of a board still open."""
+    status = Tournament.objects.values_list("status", flat=True).get(pk=tournament_id)
+    boards = Board.objects.filter(
+        round__tournament_id=tournament_id, finished=False, table__isnull=False
+    )
+    seats = Seat.objects.filter(
+        table_id__in=boards.values("table_id"),
+        table__game__isnull=False,
+        user__isnull=False,
+        bot="",
+    ).values_list("table__game__id", "user_id")
+    return status, list(seats)
+
+
+async def play_game(base_url: str, game_id: int, session_key: str, limit: float):
+    rng = random.Random(game_id)
+    timeout = limit - asyncio.get_running_loop().time()
+    async with TableClient(base_url, game_id, session_key) as client:
+        await client.play_until(
+            lambda c: c.snapshot["status"] != "playing", timeout, choose=rng.choice
         )
-        moved = sum(make_a_move(board) for board in boards)
-        if not moved:
-            time.sleep(0.05)
 
 
 def check_the_books(tournament: Tournament, people, total: int, fee: int) -> None:
@@ -150,8 +153,8 @@ def funded(people):
 def test_a_whole_tournament_runs_on_the_worker(
     servers, beat, funded, category, fields, count, rounds
 ):
-    # The servers own the games (the worker hands each new one over) and so
-    # move their bots; without them a game with a bot would wait forever.
+    # The servers own the games (the worker hands each new one over): they
+    # take the people's sockets and move the bots.
     people = funded(count)
     tournament = create(people, category, **fields)
     total = coins.ledger_total()
@@ -159,7 +162,8 @@ def test_a_whole_tournament_runs_on_the_worker(
     wait_for_the_start(tournament)
     assert tournament.status == Tournament.Status.RUNNING
     assert tournament.started_at >= tournament.starts_at
-    play_until_over(tournament, timeout=200)
+    asyncio.run(play_until_over(servers[0], tournament, people, timeout=200))
+    tournament.refresh_from_db()
 
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.round_set.count() == rounds
@@ -226,7 +230,8 @@ def test_a_whole_arena_runs_on_the_worker(servers, beat, funded):
 
     wait_for_the_start(tournament)
     assert tournament.status == Tournament.Status.RUNNING
-    play_until_over(tournament, timeout=260)
+    asyncio.run(play_until_over(servers[0], tournament, people, timeout=260))
+    tournament.refresh_from_db()
 
     assert tournament.status == Tournament.Status.FINISHED
     boards = Board.objects.filter(round__tournament=tournament).select_related("table")

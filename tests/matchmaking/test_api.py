@@ -33,6 +33,22 @@ def test_anyone_sees_every_pool(api_client):
     }
 
 
+def test_a_form_encoded_join_is_refused_and_joins_nobody(api_client):
+    # As a form, "stake=" would read as "no stake given" and join at the
+    # default stake; the API takes JSON bodies only.
+    api_client.force_authenticate(player())
+
+    response = api_client.post(
+        "/api/v1/pools/join/",
+        "category=joker&stake=",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported_media_type"
+    assert not PoolEntry.objects.exists()
+
+
 def test_join_status_and_cancel(api_client):
     user = player(1700, "joker-pairs")
     api_client.force_authenticate(user)

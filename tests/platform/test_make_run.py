@@ -119,7 +119,7 @@ def test_a_whole_match_against_a_bot_arrives_live(platform):
                 if client.my_turn():
                     turns += 1
                     if turns % LET_RUN_OUT_EVERY != 2:
-                        await client.act_first_legal()
+                        await client.act()
                         continue
                     client.acted_on = client.snapshot["version"]  # let it run out
                 await client.receive(timeout=30)
