@@ -221,7 +221,8 @@ def test_too_few_players_at_the_start_time_get_their_fees_back(beat, funded):
 def test_a_whole_arena_runs_on_the_worker(servers, beat, funded):
     """A one-minute rated arena: the worker pairs players again as their
     games end, stops pairing when the time is up, and finishes once the
-    last game has ended."""
+    last game has ended. The minute is cut short once players have been
+    paired again: nothing new happens in the rest of it."""
     people = funded(4)
     tournament = create(
         people, "japanese", format="arena", duration_minutes=1, short_match=False
@@ -230,7 +231,14 @@ def test_a_whole_arena_runs_on_the_worker(servers, beat, funded):
 
     wait_for_the_start(tournament)
     assert tournament.status == Tournament.Status.RUNNING
-    asyncio.run(play_until_over(servers[0], tournament, people, timeout=260))
+
+    async def play_and_call_time():
+        await asyncio.gather(
+            play_until_over(servers[0], tournament, people, timeout=260),
+            db_call(call_time_once_paired_again, tournament),
+        )
+
+    asyncio.run(play_and_call_time())
     tournament.refresh_from_db()
 
     assert tournament.status == Tournament.Status.FINISHED
@@ -242,3 +250,15 @@ def test_a_whole_arena_runs_on_the_worker(servers, beat, funded):
     assert tournament.finished_at >= tournament.ends_at
     check_the_books(tournament, people, total, fee=100)
     check_the_ratings(tournament)
+
+
+def call_time_once_paired_again(tournament: Tournament) -> None:
+    """Once a second pairing has been seated, move the arena's start back so
+    that its time is up now."""
+    wait_until(
+        lambda: Board.objects.filter(round__tournament=tournament).count() > 2,
+        200,
+        "the arena to pair players again",
+    )
+    started_at = timezone.now() - timedelta(minutes=tournament.duration_minutes)
+    Tournament.objects.filter(pk=tournament.pk).update(started_at=started_at)
