@@ -11,9 +11,11 @@ sends a game's sockets to (the one that should own it); ``leases`` names
 the keys in Redis that say who owns what and which processes are alive;
 ``hall`` is the process's registry of the games it owns, with their leases;
 ``relay`` is the way messages reach an owner in another process, and which
-process takes a game nobody owns.
+process takes a game nobody owns; ``bot_pool`` runs the practice bots'
+``thinking`` in processes of their own.
 
 Import direction: ``game`` < ``journal`` < ``broadcast`` < ``timers`` <
-``owner`` < ``routing`` < ``leases`` < ``relay`` < ``hall``; the consumers
-call ``hall`` and its ``relay`` (and ``broadcast.encode``) only.
+``thinking`` < ``bot_pool`` < ``owner`` < ``routing`` < ``leases`` <
+``relay`` < ``hall``; the consumers call ``hall`` and its ``relay`` (and
+``broadcast.encode``) only.
 """

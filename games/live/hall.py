@@ -26,18 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import time
 import weakref
-from concurrent.futures import ProcessPoolExecutor
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import broadcast, graces, journal, thinking
+from games.live import bot_pool, broadcast, graces, journal
 from games.live.game import PLAYING
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
@@ -313,19 +310,7 @@ class Hall:
             # Beside the heartbeat, which must go on renewing the leases.
             self.taking_over = self.spawn(self.relay.adopt_in_batches(orphans))
 
-    # Bots and graces
-
-    async def think(self, bot: str, state, deal_actions) -> thinking.Thought:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            bot_pool(),
-            thinking.practice_move,
-            state,
-            deal_actions,
-            bot,
-            settings.PULKA_PRACTICE_BOT_SECONDS,
-            time.time(),  # the wait for a free bot process counts too
-        )
+    # Graces
 
     def schedule_grace(self, game_id: int, seat: int, token: str) -> None:
         graces.schedule_grace(
@@ -356,31 +341,7 @@ async def stop_hall() -> None:
     if current is not None:
         await current.stop()
     if not _halls:
-        stop_bot_pool()
-
-
-_pool: ProcessPoolExecutor | None = None
-
-
-def bot_pool() -> ProcessPoolExecutor:
-    """The processes the bots think in, off every event loop. Each ends
-    with this server, however the server ends (``thinking.follow_server``)."""
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(
-            max_workers=settings.PULKA_BOT_PROCESSES,
-            mp_context=multiprocessing.get_context("forkserver"),
-            initializer=thinking.follow_server,
-            initargs=(os.getpid(),),
-        )
-    return _pool
-
-
-def stop_bot_pool() -> None:
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=True, cancel_futures=True)
-        _pool = None
+        bot_pool.stop()
 
 
 def _load_many(game_ids: list[int]):

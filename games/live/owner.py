@@ -32,7 +32,7 @@ from django.db import DatabaseError
 
 from config.errors import ApplicationError, NotAllowed
 from games.errors import NotPlaying, Unavailable
-from games.live import broadcast, journal, thinking
+from games.live import bot_pool, broadcast, journal, thinking
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm, now
 
@@ -251,7 +251,7 @@ class GameOwner:
         if thinking.thinks(seat.bot) and not seat.left:
             # Thought in another process, without the lock: a player may
             # still resign meanwhile, and the version tells.
-            thought = await self.hall.think(
+            thought = await bot_pool.think(
                 seat.bot, live.state, list(live.deal_actions)
             )
         async with self.lock:

@@ -1,6 +1,6 @@
 """A practice bot's move, thought in a process of the bot pool.
 
-Runs in a separate process (``hall.bot_pool``), so it takes only values
+Runs in a separate process (``bot_pool``), so it takes only values
 that pickle and imports nothing of Django.
 
 A practice bot is the engine's ``IsmctsBot`` at one of three levels. Each

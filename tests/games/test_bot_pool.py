@@ -16,8 +16,8 @@ SERVER = """
 import os, sys, time
 import django
 django.setup()
-from games.live import hall
-print(hall.bot_pool().submit(os.getpid).result(), flush=True)
+from games.live import bot_pool
+print(bot_pool.pool().submit(os.getpid).result(), flush=True)
 time.sleep(120)
 """
 
