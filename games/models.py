@@ -197,6 +197,13 @@ class Game(models.Model):
     # lose the seat): kept with every step, as cards_played is, so that
     # reading a game back never walks its events.
     timeouts_in_a_row = models.JSONField(default=list, blank=True)
+    # Each seat a person has been shown (its hand sent to one of their
+    # sockets), by seat number: null while the seat was present when last
+    # written, or the time its disconnect grace runs out while it is away.
+    # A seat never shown is absent. Written by the game's owner as presence
+    # changes, so that a process taking the game over knows who was here,
+    # who is away and until when (``games.live.owner``).
+    presence = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)

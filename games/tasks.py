@@ -2,8 +2,9 @@
 
 A game's moves and timers belong to its owner (``games.live``); what must
 happen even when that process is gone runs here and hands the game to an
-owner: a disconnected player's grace running out, and the beat's sweep of
-games no server owns.
+owner: the beat's sweep of games no server owns. (A turn's deadline and a
+disconnected seat's grace are stored with the game; the owner keeps them on
+its event loop, and the sweep hands a game whose owner died to another.)
 """
 
 from __future__ import annotations
@@ -11,11 +12,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from games import services
-
-
-@shared_task(ignore_result=True)
-def grace_expired(game_id: int, seat: int, token: str) -> None:
-    services.seat_grace_over(game_id=game_id, seat=seat, token=token)
 
 
 @shared_task(ignore_result=True)

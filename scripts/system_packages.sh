@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The system programs some tests drive, from Debian's packages when missing:
-# Chromium (the browser tests) and Caddy (the proxy's routing test). Run by
+# Chromium (the browser tests), Caddy (the proxy's routing test) and Node.js
+# (the browser code's unit tests). Run by
 # `make test` and .ci/run; installing needs root and apt-get.
 set -euo pipefail
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium chromium-driver)
 command -v caddy >/dev/null || missing+=(caddy)
+command -v node >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -111,6 +111,8 @@ class LiveGame:
     seats: list[SeatInfo]
     timing: Timing
     managed: bool = False
+    # Ranked or with a stake: calling it off is then limited (``decide_abort``).
+    at_stake: bool = False
     status: str = PLAYING
     cards_played: int = 0
     commitments: list[str] = field(default_factory=list)
@@ -125,6 +127,10 @@ class LiveGame:
     # The version at which the last timeout move was made, and its seat: a
     # move that seat chose on that version came too late.
     timed_out: tuple[int, int] | None = None
+    # The seats whose player has been shown their hand, each with None
+    # while present or, while away, when its disconnect grace runs out
+    # (``Game.presence``; kept by the owner).
+    presence: dict[int, datetime | None] = field(default_factory=dict)
 
     # Deciding steps
 
@@ -212,9 +218,12 @@ class LiveGame:
             return step
         return self._step(autopilot_action(self.state), cause=TIMEOUT, now=now)
 
-    def decide_abort(self, now: datetime) -> Step:
-        """Call the game off: no result; the stakes go back."""
+    def decide_abort(self, seat: int | None, now: datetime) -> Step:
+        """Call the game off: no result; the stakes go back. ``seat`` is the
+        player asking, or None for the site (a tournament cancelled)."""
         self.check_playing()
+        if seat is not None:
+            self._check_abort_allowed(seat)
         event = self._event(
             self.version + 1, kind="abort", public=[{"type": "aborted"}], now=now
         )
@@ -226,6 +235,25 @@ class LiveGame:
             save_state=True,
             answer={},
         )
+
+    def _check_abort_allowed(self, seat: int) -> None:
+        """A player may call a game off before its first card. In a ranked
+        or staked game, only while calling it off cannot be a free redeal:
+        before the player has seen their cards, or while another person has
+        never come to the table (a no-show). Once every person has seen
+        their hand, leaving is a resignation (docs/security.md)."""
+        if self.managed:
+            raise NotAllowed("a tournament game cannot be called off")
+        if self.cards_played:
+            raise NotAllowed("a game can be aborted only before its first card")
+        if not self.at_stake or seat not in self.presence:
+            return
+        people = [s.number for s in self.seats if s.user_id is not None]
+        if all(number in self.presence for number in people):
+            raise NotAllowed(
+                "everyone has seen their cards: a ranked or staked game can no"
+                " longer be called off; resign to leave it"
+            )
 
     def decide_first_deal(self, now: datetime) -> Step:
         """The game's first deal (a new game is at version 0)."""
@@ -372,6 +400,12 @@ class LiveGame:
     def to_move(self) -> SeatInfo:
         return self.seats[self.state.turn]
 
-    def shift_deadline(self, seconds: float) -> None:
+    def shift_clocks(self, seconds: float) -> None:
+        """Move the turn's deadline and every disconnect grace on by
+        ``seconds`` (an outage nobody should lose time for)."""
+        shift = timedelta(seconds=seconds)
         if self.deadline is not None:
-            self.deadline += timedelta(seconds=seconds)
+            self.deadline += shift
+        for seat, due in self.presence.items():
+            if due is not None:
+                self.presence[seat] = due + shift

@@ -9,15 +9,17 @@ games nobody owns are this process's to take.
 **Leases.** A process owns a game while it holds the key
 ``pulka:live:<game>:owner`` in Redis (its channel name, set with NX and a
 time to live). The heartbeat renews the leases of the games it owns, notes
-when each was last seen owned (``pulka:live:seen``) and which seats were
-present. A process that dies stops renewing: after ``LEASE_SECONDS`` any
-other process's heartbeat finds the game unowned and takes it over, from
-the database (snapshot plus later events). A lease is only a promise: the
-events' unique version fences the writes themselves (``journal.Fenced``).
+when each was last seen owned (``pulka:live:seen``). A process that dies
+stops renewing: after ``LEASE_SECONDS`` any other process's heartbeat finds
+the game unowned and takes it over, from the database (snapshot plus later
+events, and the seats' presence with their graces). A lease is only a
+promise: the events' unique version fences the writes themselves
+(``journal.Fenced``).
 
 **Outages.** A process taking a game over after it went unowned for longer
-than the heartbeats allow moves the turn's deadline on by that time, so no
-turn runs out while no server was there to play it. When Redis has no word
+than the heartbeats allow moves the turn's deadline and the disconnect
+graces on by that time, so no turn runs out and no seat is lost while no
+server was there. When Redis has no word
 of the game's last owner (it restarted empty), the time since the game's
 last step counts as unowned.
 """
@@ -34,7 +36,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import bot_pool, broadcast, graces, journal
+from games.live import bot_pool, broadcast, journal
 from games.live.game import PLAYING
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
@@ -62,17 +64,11 @@ return out
 """
 
 
-def present_key(game_id: int) -> str:
-    return f"pulka:live:{game_id}:present"
-
-
 class Hall:
     def __init__(self):
         self.owners: dict[int, GameOwner] = {}
         self.finished: dict[int, GameOwner] = {}
         self.adopting: dict[int, asyncio.Future] = {}
-        # The seats present in each owned game, as last written to Redis.
-        self.told_present: dict[int, str] = {}
         self.taking_over: asyncio.Task | None = None  # orphans being adopted
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
@@ -184,18 +180,15 @@ class Hall:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in won:
             pipe.zscore(SEEN, game_id)
-            pipe.get(present_key(game_id))
         marks = await pipe.execute()
         wall = time.time()
         owners: dict[int, GameOwner] = {}
-        was_present: dict[int, set[int]] = {}
         gone = []
-        for index, game_id in enumerate(won):
+        for game_id, seen in zip(won, marks, strict=True):
             live = loaded.get(game_id)
             if live is None or live.status != PLAYING:
                 gone.append(game_id)
                 continue
-            seen, present = marks[2 * index], marks[2 * index + 1]
             if seen is None and game_id in last_step:
                 # Redis does not know when the game was last owned: nobody
                 # has owned it since its last step was written, or Redis
@@ -205,14 +198,12 @@ class Hall:
                 # without this a turn would run out for the outage.
                 seen = last_step[game_id]
             if seen is not None and wall - seen > 2 * HEARTBEAT_SECONDS:
-                # Nobody owned the game for a while: nobody loses time for that.
-                live.shift_deadline(wall - seen)
-                await self.journal.set_deadline(live)
+                # Nobody owned the game for a while: nobody loses time for
+                # that, neither a turn nor a disconnect grace.
+                live.shift_clocks(wall - seen)
+                await self.journal.set_clocks(live)
             owners[game_id] = self.owners[game_id] = GameOwner(
                 self, live, recent[game_id]
-            )
-            was_present[game_id] = (
-                {int(n) for n in present.split(",") if n} if present else set()
             )
             self.relay.routes.pop(game_id, None)
         pipe = self.redis.pipeline(transaction=False)
@@ -223,7 +214,7 @@ class Hall:
             pipe.zrem(SEEN, game_id)
         await pipe.execute()
         for game_id, owner in owners.items():
-            await owner.start(was_present[game_id], silent_since=time.monotonic())
+            await owner.start(silent_since=time.monotonic())
             if game_id in self.relay.remote:
                 await self.relay.attach_again(game_id)
             logger.info("took game %s over (version %s)", game_id, owner.live.version)
@@ -244,15 +235,13 @@ class Hall:
             self.spawn(self._release(owner.game_id))
 
     async def _release(self, game_id: int) -> None:
-        self.told_present.pop(game_id, None)
-        await self.redis.delete(owner_key(game_id), present_key(game_id))
+        await self.redis.delete(owner_key(game_id))
         await self.redis.zrem(SEEN, game_id)
 
     def _yield(self, game_id: int) -> None:
         """The lease was lost (this process stalled): another process owns
         the game now; its sockets reconnect there."""
         owner = self.owners.pop(game_id, None)
-        self.told_present.pop(game_id, None)
         if owner is None:
             return
         owner.stop()
@@ -285,17 +274,8 @@ class Hall:
                     held.append(game_id)
                 else:
                     self._yield(game_id)
-            pipe = self.redis.pipeline(transaction=False)
             if held:
-                pipe.zadd(SEEN, dict.fromkeys(held, wall))
-            for game_id in held:
-                # Who is here, written when it changed: for the process that
-                # takes the game over should this one die.
-                seats = ",".join(map(str, sorted(self.owners[game_id].present())))
-                if self.told_present.get(game_id) != seats:
-                    self.told_present[game_id] = seats
-                    pipe.set(present_key(game_id), seats)
-            await pipe.execute()
+                await self.redis.zadd(SEEN, dict.fromkeys(held, wall))
         for owner in list(self.owners.values()):
             await owner.drop_silent(settings.PULKA_SOCKET_SILENCE_SECONDS)
         for game_id, owner in list(self.finished.items()):
@@ -309,13 +289,6 @@ class Hall:
         if orphans and (self.taking_over is None or self.taking_over.done()):
             # Beside the heartbeat, which must go on renewing the leases.
             self.taking_over = self.spawn(self.relay.adopt_in_batches(orphans))
-
-    # Graces
-
-    def schedule_grace(self, game_id: int, seat: int, token: str) -> None:
-        graces.schedule_grace(
-            game_id, seat, token, settings.PULKA_DISCONNECT_GRACE_SECONDS
-        )
 
 
 # One hall per event loop: a server has one loop; tests start one per test.

@@ -24,6 +24,7 @@ import functools
 import logging
 import operator
 from collections import deque
+from datetime import datetime
 from functools import reduce
 
 import orjson
@@ -239,7 +240,18 @@ class Journal:
     async def write(self, live: LiveGame, step: Step) -> None:
         """Write an ordinary step (not the game's last): at most one round
         trip, shared with the steps of other games waiting beside it."""
-        sql, params = _one_query(statements(live, step))
+        await self._queue(*_one_query(statements(live, step)))
+
+    async def record_presence(self, live: LiveGame) -> None:
+        """Write the game's presence (``LiveGame.presence``) as it is now,
+        in the same groups as the steps. The caller sends one at a time per
+        game: each write is the whole of it, so the last one wins."""
+        await self._queue(
+            f"UPDATE {GAME} SET presence = %s WHERE id = %s",
+            [jsonb(presence_json(live.presence)), live.game_id],
+        )
+
+    async def _queue(self, sql: str, params: list) -> None:
         done = asyncio.get_running_loop().create_future()
         self.waiting.append((sql, params, done))
         self.ready.set()
@@ -281,12 +293,33 @@ class Journal:
             self.written += len(group)
             _settle(group, None)
 
-    async def set_deadline(self, live: LiveGame) -> None:
+    async def set_clocks(self, live: LiveGame) -> None:
+        """Write the deadline and the graces, moved on by an outage."""
         async with self.pool.connection() as conn:
             await conn.execute(
-                f"UPDATE {GAME} SET deadline = %s WHERE id = %s AND version = %s",
-                [live.deadline, live.game_id, live.version],
+                f"UPDATE {GAME} SET deadline = %s, presence = %s"
+                " WHERE id = %s AND version = %s",
+                [
+                    live.deadline,
+                    jsonb(presence_json(live.presence)),
+                    live.game_id,
+                    live.version,
+                ],
             )
+
+
+def presence_json(presence: dict) -> dict:
+    return {
+        str(seat): None if due is None else due.isoformat()
+        for seat, due in presence.items()
+    }
+
+
+def presence_from_json(stored: dict) -> dict:
+    return {
+        int(seat): None if due is None else datetime.fromisoformat(due)
+        for seat, due in (stored or {}).items()
+    }
 
 
 def _refusal(error: Exception) -> Exception:
@@ -416,6 +449,7 @@ def load_many(
                 forfeit_after_timeouts=table.forfeit_after_timeouts,
             ),
             managed=table.managed,
+            at_stake=table.ranked or table.stake > 0,
             status=game.status,
             cards_played=game.cards_played,
             commitments=list(game.commitments),
@@ -423,6 +457,7 @@ def load_many(
             # Empty for a game whose seats have not moved yet.
             timeouts=game.timeouts_in_a_row or [0] * len(seats[table.pk]),
             deal_actions=_deal_actions(events),
+            presence=presence_from_json(game.presence),
         )
     return loaded
 

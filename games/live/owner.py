@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -67,9 +66,11 @@ class GameOwner:
         # Seats that were present when the game changed owner, until their
         # sockets come back or the silence limit passes (``hall``).
         self.expected: dict[int, float] = {}
-        # The token of each seat's absence; a grace task names the one it
-        # was set for, so a player who came back in between is not removed.
-        self.absent: dict[int, str] = {}
+        # The alarm of each away seat's disconnect grace (its time is in
+        # ``live.presence``).
+        self.graces: dict[int, Alarm] = {}
+        # Presence is written one change at a time, each the whole of it.
+        self.presence_lock = asyncio.Lock()
         self.alarm = Alarm(self._alarm_rang)
         self.ending: dict | None = None
         self.gone = False
@@ -84,20 +85,34 @@ class GameOwner:
         seats = {a.audience for a in self.sockets.values() if a.audience is not None}
         return seats | set(self.expected)
 
-    async def start(self, was_present: set[int], silent_since: float) -> None:
-        """Begin owning: the alarm set, presence as the last owner left it."""
-        for seat in was_present:
-            self.expected[seat] = silent_since
+    async def start(self, silent_since: float) -> None:
+        """Begin owning: the turn's alarm set, and presence as last written:
+        a seat that was here is expected back (its sockets reconnect here),
+        a seat away keeps its grace."""
+        live = self.live
+        for seat, grace_due in live.presence.items():
+            if live.seats[seat].left:
+                continue
+            if grace_due is None:
+                self.expected[seat] = silent_since
+            else:
+                self._arm_grace(seat, grace_due)
         self._arm()
         await self._presence_changed(before=set())
 
     async def attach(self, key: str, sink, audience: int | None, since) -> None:
         before = self.present()
         self.sockets[key] = Attached(sink, audience)
-        if audience is not None:
+        shown = audience is not None and self.live.status == PLAYING
+        if shown:
             self.expected.pop(audience, None)
-            self.absent.pop(audience, None)
+            self._cancel_grace(audience)
         await sink.send_text(broadcast.encode(self.sync(audience, since)))
+        if shown and self.live.presence.get(audience, "never") is not None:
+            # Shown their hand, or back from away: recorded before anything
+            # else happens to the seat.
+            self.live.presence[audience] = None
+            await self._record_presence()
         await self._presence_changed(before)
 
     async def detach(self, key: str) -> None:
@@ -136,12 +151,69 @@ class GameOwner:
         if live.status == PLAYING:
             # A player who was here and is gone has the grace period to come
             # back; one who never came is played for by the turn timer.
-            for number in before - present:
-                seat = live.seats[number]
-                if not seat.bot and not seat.left and number not in self.absent:
-                    self.absent[number] = secrets.token_hex(8)
-                    self.hall.schedule_grace(live.game_id, number, self.absent[number])
+            grace = timedelta(seconds=settings.PULKA_DISCONNECT_GRACE_SECONDS)
+            gone = [
+                number
+                for number in before - present
+                if not live.seats[number].bot
+                and not live.seats[number].left
+                and live.presence.get(number, "never") is None
+            ]
+            for number in gone:
+                live.presence[number] = now() + grace
+                self._arm_grace(number, live.presence[number])
+            if gone:
+                await self._record_presence()
         await self._send_all_same(broadcast.presence_text(live, present))
+
+    async def _record_presence(self) -> None:
+        """Write presence for whoever takes the game over should this
+        process die: the graces are jobs of record, as the deadline is."""
+        async with self.presence_lock:
+            try:
+                await self.hall.journal.record_presence(self.live)
+            except (DatabaseError, psycopg.Error) as error:
+                # The graces still run here; only a takeover meanwhile
+                # would miss this change.
+                logger.warning("game %s: presence not stored: %s", self.game_id, error)
+
+    # Graces
+
+    def _arm_grace(self, seat: int, due) -> None:
+        alarm = self.graces.get(seat)
+        if alarm is None:
+            alarm = self.graces[seat] = Alarm(
+                lambda: self.hall.spawn(self._grace_over(seat))
+            )
+        alarm.set(due)
+
+    def _cancel_grace(self, seat: int) -> None:
+        alarm = self.graces.pop(seat, None)
+        if alarm is not None:
+            alarm.cancel()
+
+    async def _grace_over(self, seat: int) -> None:
+        """The seat's grace ran out: unless its player is back, the seat is
+        left (Japanese Joker: the match is lost). Decided here, once: the
+        step is fenced by the game's version like any other."""
+        async with self.lock:
+            live = self.live
+            due = live.presence.get(seat)
+            if due is None or seat in self.present() or self.gone:
+                return
+            if live.status != PLAYING or live.seats[seat].left:
+                return
+            if due - now() > EARLY:
+                self._arm_grace(seat, due)  # moved on by an outage meanwhile
+                return
+            try:
+                await self._apply(live.decide_resign(seat, cause=DISCONNECT, now=now()))
+            except Unavailable:
+                self._arm_grace(seat, now() + RETRY_UNSTORED)
+            except ApplicationError as error:
+                logger.info("no grace to end in game %s: %s", live.game_id, error)
+            else:
+                self.graces.pop(seat, None)
 
     # Commands
 
@@ -163,9 +235,6 @@ class GameOwner:
             # owner read the game after it (it took the game over since).
             if self.live.version < command.get("version", self.live.version + 1):
                 await self.reload()
-            return
-        if kind == "grace":
-            await self._grace_over(command["seat"], command["token"])
             return
         if attached is None:
             return
@@ -206,25 +275,11 @@ class GameOwner:
             elif kind == "resign":
                 step = live.decide_resign(seat, cause=PLAYER, now=moved_at)
             elif kind == "abort":
-                if live.managed:
-                    raise NotAllowed("a tournament game cannot be called off")
-                if live.cards_played:
-                    raise NotAllowed("a game can be aborted only before its first card")
-                step = live.decide_abort(moved_at)
+                step = live.decide_abort(seat, moved_at)
             else:
                 raise ApplicationError(f"unknown command {kind!r}", code="unknown_type")
             await self._apply(step)
             return step.answer
-
-    async def _grace_over(self, seat: int, token: str) -> None:
-        async with self.lock:
-            if self.absent.get(seat) != token or seat in self.present():
-                return
-            if self.live.status != PLAYING or self.live.seats[seat].left:
-                return
-            await self._apply(
-                self.live.decide_resign(seat, cause=DISCONNECT, now=now())
-            )
 
     # Timers and bots
 
@@ -333,6 +388,9 @@ class GameOwner:
         loaded = await sync_to_async(journal.load, thread_sensitive=False)(self.game_id)
         if loaded is None:
             return
+        # Presence is this owner's to keep: what it holds is newer than
+        # what it last wrote.
+        loaded.presence = self.live.presence
         self.live = loaded
         if loaded.status != PLAYING:
             self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
@@ -373,6 +431,8 @@ class GameOwner:
 
     def stop(self) -> None:
         self.alarm.cancel()
+        for alarm in self.graces.values():
+            alarm.cancel()
         self.gone = True
 
 

@@ -15,7 +15,6 @@ from .play import (
     game_play_out,
     game_resign,
     hand_over_unowned,
-    seat_grace_over,
 )
 from .tables import (
     seat_add_bot,
@@ -37,7 +36,6 @@ __all__ = [
     "game_resign",
     "hand_over_unowned",
     "seat_add_bot",
-    "seat_grace_over",
     "seat_leave",
     "seat_remove_bot",
     "seat_take",

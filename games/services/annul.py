@@ -55,7 +55,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
             # Stopped with an abort event, as a game called off is; the
             # owner is told to read it again.
             live = journal.load(game_id)
-            stop = live.decide_abort(now)
+            stop = live.decide_abort(None, now)
             journal.write_sync(live, stop)
             reload = {"kind": "reload", "version": stop.version}
             game.refresh_from_db()

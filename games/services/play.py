@@ -113,13 +113,7 @@ def game_abort(*, game_id: int, user) -> None:
     now = timezone.now()
 
     def decide(live: LiveGame) -> Step:
-        _seat_of(live, user)
-        live.check_playing()
-        if live.managed:
-            raise NotAllowed("a tournament game cannot be called off")
-        if live.cards_played:
-            raise NotAllowed("a game can be aborted only before its first card")
-        return live.decide_abort(now)
+        return live.decide_abort(_seat_of(live, user), now)
 
     change_game(game_id, decide)
 
@@ -132,7 +126,7 @@ def game_call_off(*, game_id: int) -> bool:
     def decide(live: LiveGame) -> Step:
         if live.status != Game.Status.PLAYING:
             return Step(events=[], state=live.state, deadline=None)
-        return live.decide_abort(now)
+        return live.decide_abort(None, now)
 
     return bool(change_game(game_id, decide).events)
 
@@ -183,9 +177,3 @@ def hand_over_unowned() -> int:
     orphans = relay.unowned(playing)
     relay.hand_over(orphans)
     return len(orphans)
-
-
-def seat_grace_over(*, game_id: int, seat: int, token: str) -> None:
-    """A disconnected seat's grace ran out: its owner decides, since only it
-    knows whether the player came back."""
-    relay.tell_owner(game_id, {"kind": "grace", "seat": seat, "token": token})

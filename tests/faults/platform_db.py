@@ -61,6 +61,11 @@ def state(game_id: int) -> dict:
     return {
         "version": game.version,
         "status": game.status,
+        "presence": game.presence,
+        "left": sorted(
+            game.table.seats.filter(left=True).values_list("number", flat=True)
+        ),
+        "winners": (game.result or {}).get("winners"),
         "deadline": game.deadline.timestamp() if game.deadline else None,
         "events": events,
         "ledger_total": ledger_total(),

@@ -50,21 +50,26 @@ def barrier(timeout: float = 20) -> None:
 def wait_all_disconnected(game_id: int, timeout: float = 10) -> None:
     """Wait until the servers have handled every socket's close, so that
     nothing of this test is still running when its data is flushed."""
-    import redis
-    from django.conf import settings
+    from games.models import Game, Seat
 
-    from games.live.hall import present_key
-
-    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
-    try:
-        # The owner's heartbeat writes which seats have sockets.
-        wait_until(
-            lambda: not client.get(present_key(game_id)),
-            timeout,
-            "the servers to see every socket close",
+    def every_seat_away() -> bool:
+        # The owner writes each seat's presence as it changes: away (the
+        # time its grace runs out) once its last socket has closed.
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.PLAYING:
+            return True
+        left = set(
+            Seat.objects.filter(table_id=game.table_id, left=True).values_list(
+                "number", flat=True
+            )
         )
-    finally:
-        client.close()
+        return all(
+            due is not None
+            for seat, due in game.presence.items()
+            if int(seat) not in left
+        )
+
+    wait_until(every_seat_away, timeout, "the servers to see every socket close")
 
 
 def session_cookie(user) -> str:

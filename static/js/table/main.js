@@ -216,7 +216,12 @@ export function startTable(config, snapshot) {
     const noCardYet =
       view.deals.length === 0 && view.trick.length === 0 && view.trick_number === 0 &&
       ["trump", "bid", "card"].includes(view.phase);
-    buttons.abort.hidden = !(seated && noCardYet);
+    // At a ranked or staked table a game everyone has seen can no longer
+    // be called off (docs/security.md): the server refuses it, so the
+    // button goes once every person has been at the table.
+    const atStake = Boolean(config.ranked || config.stake);
+    const everyoneCame = snap.seats.every((s) => s.bot || s.connected || s.left);
+    buttons.abort.hidden = !(seated && noCardYet && !(atStake && everyoneCame));
   }
 
   function tick() {
