@@ -71,6 +71,8 @@ class GameOwner:
         self.graces: dict[int, Alarm] = {}
         # Presence is written one change at a time, each the whole of it.
         self.presence_lock = asyncio.Lock()
+        # The seats present as everyone was last told.
+        self.told_present: set[int] = set()
         self.alarm = Alarm(self._alarm_rang)
         self.ending: dict | None = None
         self.gone = False
@@ -98,10 +100,9 @@ class GameOwner:
             else:
                 self._arm_grace(seat, grace_due)
         self._arm()
-        await self._presence_changed(before=set())
+        await self._presence_changed()
 
     async def attach(self, key: str, sink, audience: int | None, since) -> None:
-        before = self.present()
         self.sockets[key] = Attached(sink, audience)
         shown = audience is not None and self.live.status == PLAYING
         if shown:
@@ -113,12 +114,11 @@ class GameOwner:
             # else happens to the seat.
             self.live.presence[audience] = None
             await self._record_presence()
-        await self._presence_changed(before)
+        await self._presence_changed()
 
     async def detach(self, key: str) -> None:
-        before = self.present()
         if self.sockets.pop(key, None) is not None:
-            await self._presence_changed(before)
+            await self._presence_changed()
 
     def heard(self, key: str) -> None:
         attached = self.sockets.get(key)
@@ -129,7 +129,6 @@ class GameOwner:
         """Forget sockets not heard from for ``limit`` seconds, and seats
         expected back that did not come."""
         checked_at = time.monotonic()
-        before = self.present()
         silent = [k for k, a in self.sockets.items() if checked_at - a.heard_at > limit]
         for key in silent:
             attached = self.sockets.pop(key)
@@ -140,31 +139,35 @@ class GameOwner:
         for seat, since in list(self.expected.items()):
             if checked_at - since > limit:
                 del self.expected[seat]
-        if self.present() != before:
-            await self._presence_changed(before)
+        await self._presence_changed()
 
-    async def _presence_changed(self, before: set[int]) -> None:
-        present = self.present()
-        if present == before:
-            return
+    async def _presence_changed(self) -> None:
+        """Start the grace of each seat recorded here that has no socket
+        now, and tell everyone who is here if that changed since they were
+        last told. (Both read the state now, not a set taken before an
+        await: changes made meanwhile by other sockets count once.)"""
         live = self.live
+        present = self.present()
         if live.status == PLAYING:
             # A player who was here and is gone has the grace period to come
             # back; one who never came is played for by the turn timer.
             grace = timedelta(seconds=settings.PULKA_DISCONNECT_GRACE_SECONDS)
             gone = [
-                number
-                for number in before - present
-                if not live.seats[number].bot
-                and not live.seats[number].left
-                and live.presence.get(number, "never") is None
+                seat
+                for seat, grace_due in live.presence.items()
+                if grace_due is None
+                and seat not in present
+                and not live.seats[seat].left
             ]
-            for number in gone:
-                live.presence[number] = now() + grace
-                self._arm_grace(number, live.presence[number])
+            for seat in gone:
+                live.presence[seat] = now() + grace
+                self._arm_grace(seat, live.presence[seat])
             if gone:
                 await self._record_presence()
-        await self._send_all_same(broadcast.presence_text(live, present))
+        present = self.present()  # the await above may have changed it
+        if present != self.told_present:
+            self.told_present = present
+            await self._send_all_same(broadcast.presence_text(live, present))
 
     async def _record_presence(self) -> None:
         """Write presence for whoever takes the game over should this
