@@ -6,10 +6,13 @@ action, "Annul game", asks for confirmation and then calls
 ``games.services.annul.game_annul`` for each selected game.
 
 While a game is played, its hidden cards (the state, each deal's hands,
-columns and salt) are not shown here, to staff and superusers alike. The
-permission ``games.view_live_hands``, given explicitly (a superuser does not
-have it by default), shows them for investigations, and every such page is
-written to the audit log (``HandsRead``), listed here too.
+columns and salt: the models' ``SECRET_FIELDS``) are not shown here, to
+staff and superusers alike. The permission ``games.view_live_hands``, given
+explicitly (a superuser does not have it by default), shows them for
+investigations, and every such page is written to the audit log
+(``HandsRead``), listed here too. The change page is the one page that shows
+them: no list shows those fields, and no page filters, searches or sorts by
+them, for anybody (``config.admin.KeepsSecrets``).
 """
 
 from django.contrib import admin, messages
@@ -71,10 +74,9 @@ def may_see_live_hands(user) -> bool:
 
 
 class SecretWhilePlaying:
-    """Leaves ``secret_fields`` off the page of an object whose game is being
-    played, unless the operator may see live hands; then records the read."""
-
-    secret_fields: tuple[str, ...] = ()
+    """Leaves the model's ``SECRET_FIELDS`` off the page of an object whose
+    game is being played, unless the operator may see live hands; then
+    records the read."""
 
     def game_of(self, obj) -> Game:
         raise NotImplementedError
@@ -88,7 +90,7 @@ class SecretWhilePlaying:
     def get_fields(self, request, obj=None):
         fields = super().get_fields(request, obj)
         if self._live(obj) and not may_see_live_hands(request.user):
-            return [name for name in fields if name not in self.secret_fields]
+            return [name for name in fields if name not in self.model.SECRET_FIELDS]
         return fields
 
     def render_change_form(self, request, context, obj=None, **kwargs):
@@ -101,8 +103,6 @@ class SecretWhilePlaying:
 
 @admin.register(Game)
 class GameAdmin(SecretWhilePlaying, ReadOnlyAdmin):
-    secret_fields = ("state",)
-
     def game_of(self, game: Game) -> Game:
         return game
 
@@ -209,8 +209,6 @@ class DealRecordAdmin(SecretWhilePlaying, ReadOnlyAdmin):
     list_display = ["game", "index", "commitment"]
     search_fields = ["game__id", "commitment"]
     list_select_related = ["game"]
-    # The face-down cards of Japanese Joker's columns are hidden too.
-    secret_fields = ("hands", "columns", "salt")
 
     def game_of(self, record: DealRecord) -> Game:
         return record.game

@@ -178,6 +178,10 @@ class Game(models.Model):
         ABORTED = "aborted", _("Aborted")
         ANNULLED = "annulled", _("Annulled")
 
+    # Hold hidden cards: no admin page filters, searches or sorts by them
+    # (config.admin), and a game's page shows them only once it is over.
+    SECRET_FIELDS = ("state",)
+
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PLAYING, db_index=True
@@ -250,6 +254,9 @@ class DealRecord(models.Model):
     Secret until the game is over: only then are the cards and the salt shown,
     so that anyone can check the commitment.
     """
+
+    # As Game.SECRET_FIELDS; the commitment is public from the deal's start.
+    SECRET_FIELDS = ("hands", "columns", "salt")
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="deal_records"

