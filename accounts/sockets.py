@@ -12,11 +12,11 @@ Each is told over the channel layer and closes. Telling them is best effort:
 the logout, the password change or the ban is done whatever the channel
 layer says, and a notice it does not take (Redis down) is sent again from a
 thread of this process until it does (``Retries``). What an ended session
-may do meanwhile does not hang on that notice: a table socket reads the
-session from the database before each move it passes on (``session_ended``,
-one query by primary key) and closes instead when the session has ended, so
-a move that arrives after a logout is refused with nothing played, Redis up
-or down.
+may do meanwhile does not hang on that notice: while Redis is in doubt, a
+table socket reads the session from the database before each move it passes
+on (``session_ended``, one query by primary key) and closes instead when the
+session has ended, so a move that arrives after a logout is refused with
+nothing played even when the notice is lost.
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ protocol is written down in docs/protocol.md.
 Every socket of a signed-in user also joins the groups ``user-<id>`` and
 ``session-<key>``, which carry one message: ``session.ended``, on which the
 socket closes (4401 signed out, 4403 banned; ``accounts.sockets``). An
-inactive (banned) user cannot connect. That message may be late, or lost
-with Redis, so a table socket also reads the session from the database
-before it passes a move on, and closes instead if the session has ended.
+inactive (banned) user cannot connect. That message may be lost with
+Redis, so while Redis is in doubt a table socket also reads the session
+from the database before it passes a move on, and closes instead if the
+session has ended.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from django.contrib.auth import get_user_model
 from accounts.sockets import (
     BANNED,
     CLOSE_FORBIDDEN,
+    retries,
     session_ended,
     session_group,
     user_group,
@@ -318,10 +320,16 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.tell_owner(command)
 
     async def still_signed_in(self, message_id) -> bool:
-        """Whether the session still holds, read from the database; if it
-        has ended the socket closes as it would on hearing so. A move is
-        never played on the word of Redis alone: the close sent by a logout
-        may be on its way, or lost with Redis."""
+        """Whether the session still holds; if it has ended the socket
+        closes as it would on hearing so. While Redis answers, the close a
+        logout sends reaches the socket at once, and that is enough: reading
+        the session for every move would double a move's work on the server
+        (benchmarks/live_tables.py). While Redis does not, or did not
+        lately, or a notice of this process waits to be sent again, the
+        close may be lost or late, so the session is read from the
+        database."""
+        if self.relay.hall.trusts_redis() and not retries.pending:
+            return True
         try:
             ended = await session_ended(
                 self.relay.hall.journal.pool,

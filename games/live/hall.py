@@ -46,6 +46,10 @@ logger = logging.getLogger(__name__)
 
 SEEN = "pulka:live:seen"
 HEARTBEAT_SECONDS = 2.0
+# How long after a heartbeat failed (Redis away, most likely) Redis is still
+# doubted: longer than the slowest retry of a session notice it missed
+# (``accounts.sockets.Retries``, 30 s), so that notice has been sent again.
+DOUBT_SECONDS = 60.0
 # Orphaned games taken over per heartbeat, at most (``relay.ADOPT_AT_ONCE``
 # at once).
 ADOPT_PER_BEAT = 1000
@@ -76,6 +80,9 @@ class Hall:
         self.redis = None
         self.journal = None
         self.started = False
+        # When Redis last answered a heartbeat, and when one last failed.
+        self.heartbeat_at = 0.0
+        self.heartbeat_failed_at: float | None = None
         self.relay = Relay(self)  # its dealings with the other processes
 
     async def start(self) -> None:
@@ -93,6 +100,7 @@ class Hall:
         self.channel = await self.layer.new_channel("hall.")
         await self.relay.start()
         self.spawn(self._heartbeat_loop())
+        self.heartbeat_at = time.monotonic()
         self.started = True
 
     async def stop(self) -> None:
@@ -257,7 +265,20 @@ class Hall:
             try:
                 await self.heartbeat()
             except Exception:  # Redis away for a moment: try again next beat
+                self.heartbeat_failed_at = time.monotonic()
                 logger.exception("heartbeat failed")
+            else:
+                self.heartbeat_at = time.monotonic()
+
+    def trusts_redis(self) -> bool:
+        """Whether Redis answered the latest heartbeat and has not failed
+        one lately: then what goes through it (a logout's close for a
+        socket, say) arrives."""
+        at = time.monotonic()
+        failed = self.heartbeat_failed_at
+        return at - self.heartbeat_at < 2 * HEARTBEAT_SECONDS and (
+            failed is None or at - failed > DOUBT_SECONDS
+        )
 
     async def heartbeat(self) -> None:
         wall = time.time()

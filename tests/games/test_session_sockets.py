@@ -4,6 +4,8 @@ and the old session can open no socket again."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -11,6 +13,7 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from games.live.hall import hall
 from games.models import Game
 from tests.games.helpers import Socket, action_message, first_legal, of_type, snapshot
 from tests.ranked.helpers import ranked_game, users_by_seat
@@ -186,12 +189,15 @@ def end_unheard(how: str, user, session_key: str) -> None:
     ],
 )
 async def test_a_move_after_an_unheard_end_of_the_session_is_refused(how, close):
-    """Each move reads the session from the database first: a socket never
-    told that its session ended plays nothing, and closes as if told."""
+    """While Redis is in doubt, each move reads the session from the
+    database first: a socket never told that its session ended plays
+    nothing, and closes as if told."""
     game, _ = await a_game()
     mover, action, version = await mover_and_action(game)
     browser = await browser_of(mover)
     socket = await socket_in(browser, game.pk)
+    # The server's heartbeat has just failed to reach Redis.
+    (await hall()).heartbeat_failed_at = time.monotonic()
 
     await end_unheard(how, mover, browser.cookies[settings.SESSION_COOKIE_NAME].value)
     await socket.send(action_message(version, action))
