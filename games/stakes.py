@@ -81,7 +81,7 @@ def check_may_sit(table: Table, user) -> None:
     """
     if not table.ranked:
         return
-    _lock_player(user)
+    lock_player(user)
     elsewhere = Seat.objects.filter(
         user=user,
         left=False,
@@ -109,7 +109,7 @@ def check_may_sit(table: Table, user) -> None:
             )
 
 
-def _lock_player(user) -> None:
+def lock_player(user) -> None:
     """Lock ``user``'s row until the transaction ends. NO KEY: rows that
     refer to the user (ledger entries, seats) may still be written meanwhile,
     by this transaction and others."""

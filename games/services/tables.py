@@ -150,8 +150,14 @@ def seat_take(
 
     A private table is joined with its invite code; its creator and its
     players may move between its seats without one.
+
+    Locking: the player's row, then the table's (the order a ban takes them
+    in, ``bans.user_ban``); the player's lock makes their seats at two
+    ranked tables, asked for at once, one after the other
+    (``stakes.check_may_sit``).
     """
     with transaction.atomic():
+        stakes.lock_player(user)
         table = _open_table(table_id)
         if table.is_private and not (
             table.created_by_id == user.pk
