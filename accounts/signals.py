@@ -1,6 +1,7 @@
 """When sockets must end with a session (see ``accounts.sockets``): a
 logout, a password change, a deactivation. Each is acted on once the change
-commits."""
+commits. A password change and a deactivation also revoke the user's
+personal API token, in the same transaction."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
-from accounts import sockets
+from accounts import services, sockets
 
 User = get_user_model()
 
@@ -46,5 +47,9 @@ def end_the_users_sockets(sender, instance, **kwargs) -> None:
     why = getattr(instance, "_ends_sockets", None)
     if why is None:
         return
+    # A token is a password of its own: one taken by whoever knew the old
+    # password, or kept by a banned player, must not outlive the change
+    # (whichever page or command made it: the admin's, a reset, a ban).
+    services.api_token_revoke(instance)
     user_id, banned = instance.pk, why == "banned"
     transaction.on_commit(lambda: sockets.end_user_sockets(user_id, banned=banned))
