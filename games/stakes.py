@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from accounts import farming
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from config.errors import ApplicationError, NotAllowed
@@ -98,12 +99,17 @@ def check_may_sit(table: Table, user) -> None:
         raise NotAllowed(
             f"the stake is {table.stake} Domino Coin: you have fewer", code="few_coins"
         )
-    if table.stake >= settings.PULKA_HIGH_STAKE:
+    # A high stake needs an established rating; so does any stake of an
+    # account the sign-up page made, which costs nothing to make and comes
+    # with coins (docs/security.md, "Farming").
+    high = table.stake >= settings.PULKA_HIGH_STAKE
+    if high or farming.stakes_need_established_rating(user):
         category = category_of(table.profile, table.options)
         rating = Rating.objects.filter(user=user, category=category).first()
         if rating is None or rating.games < PROVISIONAL_GAMES:
+            what = "high stakes" if high else "stakes from a new account"
             raise NotAllowed(
-                "high stakes need an established rating: "
+                f"{what} need an established rating: "
                 f"{PROVISIONAL_GAMES} rated games in this category",
                 code="rating_needed",
             )

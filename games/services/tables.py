@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import farming
 from config.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
 from games.engine import BadRecord, make_rules, new_game
@@ -242,6 +243,17 @@ def _start_if_full(table: Table, now) -> None:
     game.save()
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
+    if table.ranked:
+        # Listed for operators; a game one of them leaves is not rated.
+        farming.shared_addresses_flag(
+            game=game,
+            user_ids=list(
+                Seat.objects.filter(table=table, user__isnull=False).values_list(
+                    "user_id", flat=True
+                )
+            ),
+            now=now,
+        )
     stakes.stake_all(game)
     # The first deal, and a server told to own the game (``change_game``).
     change_game(game.pk, lambda live: live.decide_first_deal(now))
