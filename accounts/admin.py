@@ -4,7 +4,9 @@ Users get one extra action, "Ban player", which asks for a reason and calls
 ``games.services.bans.user_ban`` for each selected user. Axes' access
 attempts (failed logins) get two, "Lift lockout of these accounts from these
 addresses" and "Lift every lockout of these addresses", which call
-``accounts.lockout.lockout_lift``: written to the admin's log.
+``accounts.lockout.lockout_lift``: written to the admin's log. The ranked
+games between accounts seen at one address (``accounts.farming``) are
+listed, read-only, for operators to look into.
 """
 
 from axes.admin import AccessAttemptAdmin
@@ -15,11 +17,13 @@ from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.lockout import lockout_lift
-from accounts.models import Profile
+from accounts.models import Profile, SharedAddress
 from config.errors import ApplicationError
 from games.services.bans import user_ban
 
@@ -28,10 +32,76 @@ User = get_user_model()
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "display_name", "language"]
-    list_filter = ["language"]
+    list_display = ["user", "display_name", "language", "signed_up"]
+    list_filter = ["language", "signed_up"]
     search_fields = ["user__username", "display_name"]
     raw_id_fields = ["user"]
+    # Digests, good only for comparing: the addresses themselves are not kept.
+    readonly_fields = ["signup_address", "login_address"]
+
+
+class SomeoneLeft(admin.SimpleListFilter):
+    title = _("someone left the game")
+    parameter_name = "left"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request, queryset):
+        # The result names the seats that left only when some did.
+        if self.value() == "yes":
+            return queryset.filter(game__result__has_key="left")
+        if self.value() == "no":
+            return queryset.exclude(game__result__has_key="left")
+        return queryset
+
+
+@admin.register(SharedAddress)
+class SharedAddressAdmin(admin.ModelAdmin):
+    """Ranked games between accounts seen at one address, for operators to
+    look into (docs/security.md, "Farming"): annul a game in the games'
+    admin, ban a player in the users'. Written only by the site."""
+
+    list_display = [
+        "created_at",
+        "game_link",
+        "player",
+        "other",
+        "same_signup_address",
+        "same_login_address",
+        "stake",
+        "game_status",
+    ]
+    list_filter = [
+        "same_signup_address",
+        "same_login_address",
+        SomeoneLeft,
+        "game__status",
+        "game__table__stake",
+        "created_at",
+    ]
+    search_fields = ["player__username", "other__username"]
+    list_select_related = ["game__table", "player", "other"]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("Game"), ordering="game")
+    def game_link(self, obj):
+        url = reverse("admin:games_game_change", args=[obj.game_id])
+        return format_html('<a href="{}">{}</a>', url, obj.game)
+
+    @admin.display(description=_("stake"), ordering="game__table__stake")
+    def stake(self, obj) -> int:
+        return obj.game.table.stake
+
+    @admin.display(description=_("status"), ordering="game__status")
+    def game_status(self, obj) -> str:
+        return obj.game.get_status_display()
 
 
 class BanForm(forms.Form):

@@ -1,5 +1,6 @@
-"""What a player chooses about themselves: the name shown at tables and the
-language of the site."""
+"""What a player chooses about themselves (the name shown at tables, the
+language of the site), what the site notes of how the account came to be,
+and the ranked games between accounts seen at one address."""
 
 from __future__ import annotations
 
@@ -24,6 +25,58 @@ class Profile(models.Model):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True
     )
+    # Made by the public sign-up page, where anyone can make accounts for
+    # nothing: such an account stakes no Domino Coin in a category before
+    # its rating there is established (games.stakes.check_may_sit). An
+    # account an operator or the demo made is vouched for by its maker.
+    signed_up = models.BooleanField(_("signed up on the site"), default=False)
+    # Keyed digests (accounts.addresses) of the address the account signed
+    # up from and of the one it last logged in from; never the addresses.
+    signup_address = models.CharField(
+        _("sign-up address (digest)"), max_length=64, blank=True, db_index=True
+    )
+    login_address = models.CharField(
+        _("last login address (digest)"), max_length=64, blank=True, db_index=True
+    )
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
+
+
+class SharedAddress(models.Model):
+    """Two players of a ranked game whose accounts were seen at one address
+    (accounts.farming): listed for operators, and a game that one of them
+    left is not rated."""
+
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="shared_addresses"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    # Both signed up from the address; or one's latest login was made from
+    # where the other signed up or last logged in.
+    same_signup_address = models.BooleanField(_("signed up from one address"))
+    same_login_address = models.BooleanField(_("logged in from one address"))
+    created_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("game between accounts at one address")
+        verbose_name_plural = _("games between accounts at one address")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player", "other"], name="one_shared_address_a_pair"
+            ),
+            # Each pair once, the lower user id first.
+            models.CheckConstraint(
+                condition=models.Q(player__lt=models.F("other")),
+                name="shared_address_pair_in_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.player} and {self.other}"

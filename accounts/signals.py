@@ -1,16 +1,21 @@
-"""When sockets must end with a session (see ``accounts.sockets``): a
+"""The address of each login, kept as a digest (``accounts.addresses``).
+
+When sockets must end with a session (see ``accounts.sockets``): a
 logout, a password change, a deactivation. Each is acted on once the change
-commits."""
+commits. A password change and a deactivation also revoke the user's
+personal API token, in the same transaction."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.signals import user_logged_out
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
-from accounts import sockets
+from accounts import services, sockets
+from accounts.addresses import address_digest, client_address
+from accounts.models import Profile
 
 User = get_user_model()
 
@@ -21,6 +26,20 @@ def end_the_sessions_sockets(sender, request, user, **kwargs) -> None:
     session_key = request.session.session_key if request is not None else None
     if session_key:
         transaction.on_commit(lambda: sockets.end_session_sockets(session_key))
+
+
+@receiver(user_logged_in)
+def note_the_login_address(sender, request, user, **kwargs) -> None:
+    """Keep the digest of the address of the latest login (``accounts.farming``
+    compares the players of a ranked game by it)."""
+    if request is None:
+        return
+    digest = address_digest(client_address(request))
+    if digest:
+        services.profile_get_or_create(user)
+        Profile.objects.filter(user=user).exclude(login_address=digest).update(
+            login_address=digest
+        )
 
 
 @receiver(pre_save, sender=User)
@@ -46,5 +65,9 @@ def end_the_users_sockets(sender, instance, **kwargs) -> None:
     why = getattr(instance, "_ends_sockets", None)
     if why is None:
         return
+    # A token is a password of its own: one taken by whoever knew the old
+    # password, or kept by a banned player, must not outlive the change
+    # (whichever page or command made it: the admin's, a reset, a ban).
+    services.api_token_revoke(instance)
     user_id, banned = instance.pk, why == "banned"
     transaction.on_commit(lambda: sockets.end_user_sockets(user_id, banned=banned))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
@@ -17,7 +19,8 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
 
-from accounts import services
+from accounts import services, signups
+from accounts.addresses import client_address
 from accounts.backends import hash_password
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.selectors import language_of
@@ -34,19 +37,26 @@ def _next_url(request: HttpRequest) -> str:
 
 async def signup(request: HttpRequest) -> HttpResponse:
     """Asynchronous, so that hashing the new password holds no thread that
-    other requests need (see ``accounts.backends``)."""
+    other requests need (see ``accounts.backends``). An address past its
+    sign-ups for the hour is answered 429 (``accounts.signups``)."""
     if (await request.auser()).is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
+    address = client_address(request)
+    if request.method == "POST":
+        # Asked first, so that a paused address costs no password hash; asked
+        # again under the address's lock when the account is made.
+        wait = await sync_to_async(signups.signup_wait_seconds)(address)
+        if wait:
+            return await sync_to_async(_signups_paused)(request, wait)
     if request.method == "POST" and await sync_to_async(form.is_valid)():
         password_hash = await hash_password(form.cleaned_data["password1"])
-
-        def create():
-            user = form.save_with(password_hash)
-            services.profile_get_or_create(user)
-            return user
-
-        user = await sync_to_async(create)()
+        try:
+            user = await sync_to_async(signups.account_sign_up)(
+                form=form, password_hash=password_hash, address=address
+            )
+        except signups.SignUpsPaused as paused:
+            return await sync_to_async(_signups_paused)(request, paused.retry_after)
         await alogin(request, user, backend="accounts.backends.PasswordBackend")
         messages.success(request, _("Welcome to Pulka!"))
         return redirect(_next_url(request))
@@ -55,6 +65,23 @@ async def signup(request: HttpRequest) -> HttpResponse:
         "accounts/signup.html",
         {"form": form, "next": request.POST.get("next") or request.GET.get("next")},
     )
+
+
+def _signups_paused(request: HttpRequest, seconds: int) -> HttpResponse:
+    """429 with ``Retry-After`` (RFC 6585, section 4): why, and when to try
+    again."""
+    limit = settings.PULKA_SIGNUPS_PER_ADDRESS
+    response = render(
+        request,
+        "accounts/signups_paused.html",
+        {
+            "limit": limit,
+            "minutes": max(1, math.ceil(seconds / 60)),
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 @login_required

@@ -56,7 +56,8 @@ API_ERRORS: dict[str, tuple[int, str]] = {
     ),
     "rating_needed": (
         409,
-        "quick play: a high stake needs an established rating",
+        "quick play: the stake needs an established rating (a high stake, "
+        "or any stake of an account made by the sign-up page)",
     ),
     "closed": (409, "a tournament's registration is over"),
     "full": (409, "the tournament is full"),

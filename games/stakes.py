@@ -12,7 +12,9 @@ exactly once even if that path runs twice or a process dies half-way.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
+from accounts import farming
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from config.errors import ApplicationError, NotAllowed
@@ -69,9 +71,18 @@ def check_may_sit(table: Table, user) -> None:
     """Refuse a seat at a ranked table to someone who may not take it.
 
     ``table`` may be unsaved: quick play asks before a table exists.
+
+    Locking: call it inside the transaction that seats ``user``. For a
+    ranked table it first locks the user's row (``FOR NO KEY UPDATE``) until
+    that transaction ends, so that one player's seats at two ranked tables,
+    taken at once, are taken one after the other: the second transaction's
+    check runs once the first has committed, and sees its seat (PostgreSQL's
+    READ COMMITTED gives each statement a fresh snapshot). The tables' own
+    locks cannot do it, each request locking a different table.
     """
     if not table.ranked:
         return
+    lock_player(user)
     elsewhere = Seat.objects.filter(
         user=user,
         left=False,
@@ -88,15 +99,34 @@ def check_may_sit(table: Table, user) -> None:
         raise NotAllowed(
             f"the stake is {table.stake} Domino Coin: you have fewer", code="few_coins"
         )
-    if table.stake >= settings.PULKA_HIGH_STAKE:
+    # A high stake needs an established rating; so does any stake of an
+    # account the sign-up page made, which costs nothing to make and comes
+    # with coins (docs/security.md, "Farming").
+    high = table.stake >= settings.PULKA_HIGH_STAKE
+    if high or farming.stakes_need_established_rating(user):
         category = category_of(table.profile, table.options)
         rating = Rating.objects.filter(user=user, category=category).first()
         if rating is None or rating.games < PROVISIONAL_GAMES:
+            what = "high stakes" if high else "stakes from a new account"
             raise NotAllowed(
-                "high stakes need an established rating: "
+                f"{what} need an established rating: "
                 f"{PROVISIONAL_GAMES} rated games in this category",
                 code="rating_needed",
             )
+
+
+def lock_player(user) -> None:
+    """Lock ``user``'s row until the transaction ends. NO KEY: rows that
+    refer to the user (ledger entries, seats) may still be written meanwhile,
+    by this transaction and others."""
+    # Outside a transaction Django refuses a locking read: the lock would
+    # end with the statement.
+    list(
+        get_user_model()
+        .objects.select_for_update(no_key=True)
+        .filter(pk=user.pk)
+        .values_list("pk")
+    )
 
 
 def stake_all(game: Game) -> None:

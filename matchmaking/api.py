@@ -97,8 +97,9 @@ class PoolJoinView(APIView):
 
     Refused with 409 when already waiting, seated at another live ranked
     table, short of the stake's coins, or without an established rating for
-    a high stake. Stay in the pool by asking for ``/pools/me/`` (or keeping
-    the quick-play WebSocket open) at least every 30 seconds.
+    a high stake (any stake, for an account made by the sign-up page). Stay
+    in the pool by asking for ``/pools/me/`` (or keeping the quick-play
+    WebSocket open) at least every 30 seconds.
     """
 
     permission_classes = [IsAuthenticated]

@@ -72,7 +72,7 @@ REFUSALS = {
     ),
     "few_coins": gettext_lazy("You have fewer Domino Coin than the stake."),
     "rating_needed": gettext_lazy(
-        "High stakes need an established rating: play more rated games of "
+        "This stake needs an established rating: play more rated games of "
         "this kind first."
     ),
 }

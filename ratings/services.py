@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
+from accounts import farming
 from config.errors import ApplicationError
 from games.models import Game, Seat
 from ratings import elo
@@ -28,7 +29,9 @@ def rated_category(game: Game, seats: list[Seat]) -> str | None:
     finished (an aborted game is never rated), not at a ranked table, not
     playing a category's preset (which names the category), or with a seat
     that no person held (a bot has no rating to put at stake). A person who
-    left keeps the seat and is rated, placed last."""
+    left keeps the seat and is rated, placed last; but a game is unrated when
+    one who left shares an address with another player of it
+    (``accounts.farming``: the cheapest way to give a rating away)."""
     if game.status != Game.Status.FINISHED or not game.result:
         return None
     table = game.table
@@ -40,6 +43,11 @@ def rated_category(game: Game, seats: list[Seat]) -> str | None:
     if len(seats) != CATEGORIES[category].players:
         return None
     if any(seat.bot or seat.user_id is None for seat in seats):
+        return None
+    left = [
+        seat.user_id for seat in seats if seat.number in game.result.get("left", ())
+    ]
+    if farming.left_from_a_shared_address(game, left):
         return None
     return category
 

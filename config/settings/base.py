@@ -91,6 +91,9 @@ AXES_HANDLER = "accounts.lockout.PairAndAddressHandler"
 PULKA_LOGIN_ADDRESS_FAILURES = env.int("PULKA_LOGIN_ADDRESS_FAILURES", default=100)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+# Accounts the sign-up page makes from one address in an hour; past it the
+# page answers 429 with Retry-After (accounts/signups.py).
+PULKA_SIGNUPS_PER_ADDRESS = env.int("PULKA_SIGNUPS_PER_ADDRESS", default=5)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import farming
 from config.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
 from games.engine import BadRecord, make_rules, new_game
@@ -150,8 +151,14 @@ def seat_take(
 
     A private table is joined with its invite code; its creator and its
     players may move between its seats without one.
+
+    Locking: the player's row, then the table's (the order a ban takes them
+    in, ``bans.user_ban``); the player's lock makes their seats at two
+    ranked tables, asked for at once, one after the other
+    (``stakes.check_may_sit``).
     """
     with transaction.atomic():
+        stakes.lock_player(user)
         table = _open_table(table_id)
         if table.is_private and not (
             table.created_by_id == user.pk
@@ -236,6 +243,17 @@ def _start_if_full(table: Table, now) -> None:
     game.save()
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
+    if table.ranked:
+        # Listed for operators; a game one of them leaves is not rated.
+        farming.shared_addresses_flag(
+            game=game,
+            user_ids=list(
+                Seat.objects.filter(table=table, user__isnull=False).values_list(
+                    "user_id", flat=True
+                )
+            ),
+            now=now,
+        )
     stakes.stake_all(game)
     # The first deal, and a server told to own the game (``change_game``).
     change_game(game.pk, lambda live: live.decide_first_deal(now))

@@ -7,8 +7,10 @@ import re
 
 import pytest
 from django.test import Client
+from rest_framework.authtoken.models import Token
 
-from tests.factories import UserFactory
+from games.services.bans import user_ban
+from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +68,72 @@ def test_tokens_are_made_by_a_signed_in_post_with_its_csrf_token_only():
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(UserFactory())
     assert strict.post("/accounts/profile/token/").status_code == 403
+
+
+# A password change or a deactivation ends the tokens with the sessions: a
+# token taken by someone who knew the old password must not outlive it.
+
+NEW_PASSWORD = "seven-of-clubs-trumps-42"
+
+
+def test_a_password_changed_on_its_page_revokes_the_token():
+    owner = StaffUserFactory()
+    client = Client()
+    client.force_login(owner)
+    key = token_on(client.post("/accounts/profile/token/"))
+    assert me(key).status_code == 200
+
+    response = client.post(
+        "/admin/password_change/",
+        {
+            "old_password": DEFAULT_PASSWORD,
+            "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD,
+        },
+    )
+
+    assert response.status_code == 302, response.content
+    assert me(key).status_code == 401
+    assert not Token.objects.filter(user=owner).exists()
+
+
+def test_a_password_an_operator_sets_revokes_the_players_token():
+    client, player = signed_in()
+    key = token_on(client.post("/accounts/profile/token/"))
+    operator = Client()
+    operator.force_login(StaffUserFactory())
+
+    response = operator.post(
+        f"/admin/auth/user/{player.pk}/password/",
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 302, response.content
+    assert me(key).status_code == 401
+
+
+def test_a_ban_revokes_the_token():
+    client, player = signed_in()
+    key = token_on(client.post("/accounts/profile/token/"))
+
+    user_ban(user=player, by=StaffUserFactory(), reason="farming")
+
+    assert me(key).status_code == 401
+    assert not Token.objects.filter(user=player).exists()
+
+
+def test_other_changes_to_the_account_keep_the_token():
+    client, player = signed_in()
+    key = token_on(client.post("/accounts/profile/token/"))
+
+    player.first_name = "Nino"
+    player.save()
+    client.post("/accounts/profile/", {"display_name": "Nino", "language": "ka"})
+    client.logout()
+    login = Client().post(
+        "/accounts/login/",
+        {"username": player.username, "password": DEFAULT_PASSWORD},
+    )
+    assert login.status_code == 302
+
+    assert me(key).status_code == 200

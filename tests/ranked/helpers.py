@@ -24,8 +24,8 @@ def players_of(category: str) -> int:
 def ranked_table(category: str = "japanese", *, stake: int = 0, users=None):
     """A ranked table of ``category``'s preset, its creator in seat 0 and
     every other seat but the last taken by ``users`` (new players unless
-    given); returns the table and all its players, the one still to sit
-    last. Nothing has started yet."""
+    given; None leaves a seat free); returns the table and all its players,
+    the one still to sit last. Nothing has started yet."""
     profile, options = preset(category)
     if users is None:
         users = [UserFactory() for _ in range(players_of(category))]
@@ -33,7 +33,8 @@ def ranked_table(category: str = "japanese", *, stake: int = 0, users=None):
         user=users[0], profile=profile, options=options, ranked=True, stake=stake
     )
     for number, user in enumerate(users[1:-1], start=1):
-        services.seat_take(table_id=table.pk, user=user, number=number)
+        if user is not None:  # None: the seat stays free
+            services.seat_take(table_id=table.pk, user=user, number=number)
     return table, users
 
 

@@ -1,0 +1,233 @@
+"""Farming: puppets made on the sign-up page to lose to one account, for its
+coins and its rating (docs/security.md, "Farming").
+
+The accounts are made the way an abuser makes them, through the sign-up
+page from one address; their games go through the games services.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
+from django.test import Client
+from rest_framework.test import APIClient
+
+from accounts.models import SharedAddress
+from coins import services as coins
+from config.errors import NotAllowed
+from games import services
+from games.models import Game
+from games.views.lobby import SEAT_REFUSALS
+from ratings.categories import preset
+from ratings.elo import PROVISIONAL_GAMES
+from ratings.models import Rating, RatingChange
+from ratings.selectors import player_rank
+from ratings.services import rating_counts_rebuild
+from tests.factories import StaffUserFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "queen-of-spades-77"
+HOME = "203.0.113.7"
+ELSEWHERE = "198.51.100.20"
+
+
+def signed_up(username: str, address: str = HOME):
+    """An account made on the sign-up page from ``address``; returns the
+    user and the signed-in client."""
+    client = Client(REMOTE_ADDR=address)
+    answer = client.post(
+        "/accounts/signup/",
+        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert answer.status_code == 302, answer.content
+    return get_user_model().objects.get(username=username), client
+
+
+def japanese_table(creator, *, stake: int = 0):
+    profile, options = preset("japanese")
+    return services.table_create(
+        user=creator, profile=profile, options=options, ranked=True, stake=stake
+    )
+
+
+def make_established(user, category: str = "japanese") -> None:
+    Rating.objects.create(
+        user=user, category=category, rating=1500, games=PROVISIONAL_GAMES, peak=1500
+    )
+    rating_counts_rebuild()
+
+
+def errors_of(answer) -> list[str]:
+    return [str(m) for m in get_messages(answer.wsgi_request) if m.level_tag == "error"]
+
+
+# Stakes
+
+
+def test_a_new_account_stakes_nothing_before_its_rating_is_established():
+    puppet, client = signed_up("puppet")
+    table = japanese_table(UserFactory(), stake=10)
+
+    answer = client.post(f"/tables/{table.pk}/seats/1/take/")
+
+    assert errors_of(answer) == [
+        str(SEAT_REFUSALS["rating_needed"]) % {"stake": 10, "games": PROVISIONAL_GAMES}
+    ]
+    assert not table.seats.filter(user=puppet).exists()
+    assert coins.wallet_of(puppet).balance == 1000
+
+
+def test_a_new_account_cannot_open_a_staked_table_or_join_a_staked_pool():
+    puppet, _ = signed_up("puppet")
+    api = APIClient()
+    api.force_authenticate(puppet)
+
+    refused = api.post(
+        "/api/v1/pools/join/", {"category": "japanese", "stake": 10}, format="json"
+    )
+
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "rating_needed"
+    with pytest.raises(NotAllowed) as opening:
+        japanese_table(puppet, stake=10)
+    assert opening.value.code == "rating_needed"
+    # Unstaked ranked play is open to it, which is how it gets established.
+    free = api.post(
+        "/api/v1/pools/join/", {"category": "japanese", "stake": 0}, format="json"
+    )
+    assert free.status_code == 201
+
+
+def test_an_established_new_account_stakes_and_an_operators_account_always_did():
+    player, client = signed_up("player")
+    make_established(player)
+    table = japanese_table(UserFactory(), stake=10)
+
+    answer = client.post(f"/tables/{table.pk}/seats/1/take/")
+
+    assert answer["Location"] == f"/tables/{table.pk}/"
+    assert Game.objects.filter(table=table).exists()
+    # The rating must be the table's category's.
+    other, other_client = signed_up("other")
+    make_established(other, "joker")
+    table = japanese_table(UserFactory(), stake=10)
+    other_client.post(f"/tables/{table.pk}/seats/1/take/")
+    assert not table.seats.filter(user=other).exists()
+
+
+# Games between accounts seen at one address
+
+
+def japanese_game(first, second, *, stake: int = 0) -> Game:
+    table = japanese_table(first, stake=stake)
+    services.seat_take(table_id=table.pk, user=second, number=1)
+    return Game.objects.get(table=table)
+
+
+def test_a_ranked_game_between_accounts_signed_up_at_one_address_is_listed():
+    main, _ = signed_up("main")
+    puppet, _ = signed_up("puppet")
+    stranger, _ = signed_up("stranger", ELSEWHERE)
+
+    shared = japanese_game(main, puppet)
+    japanese_game(UserFactory(), stranger)
+
+    flags = list(SharedAddress.objects.all())
+    assert [(f.game_id, f.same_signup_address) for f in flags] == [(shared.pk, True)]
+    assert {flags[0].player, flags[0].other} == {main, puppet}
+
+
+def test_a_login_from_another_accounts_address_is_noticed_too():
+    main, _ = signed_up("main")
+    puppet, _ = signed_up("puppet", ELSEWHERE)
+    # The puppet, made elsewhere, is played from the main account's address.
+    Client(REMOTE_ADDR=HOME).post(
+        "/accounts/login/", {"username": "puppet", "password": PASSWORD}
+    )
+
+    game = japanese_game(main, puppet)
+
+    flag = SharedAddress.objects.get(game=game)
+    assert (flag.same_signup_address, flag.same_login_address) == (False, True)
+
+
+def test_a_casual_game_is_not_listed():
+    main, _ = signed_up("main")
+    puppet, _ = signed_up("puppet")
+    table = services.table_create(user=main, profile="japanese", options={"target": 11})
+    services.seat_take(table_id=table.pk, user=puppet, number=1)
+
+    assert not SharedAddress.objects.exists()
+
+
+def test_puppets_resigning_to_one_account_give_it_no_rating():
+    """The attack: three puppets from the main account's address resign to
+    it, one game each. None of the games is rated."""
+    main, _ = signed_up("main")
+    honest, _ = signed_up("honest", ELSEWHERE)
+    rival, _ = signed_up("rival", "192.0.2.1")
+    # Someone is above the main account, so that a rank can be lifted.
+    services.game_resign(game_id=japanese_game(honest, rival).pk, user=rival)
+    assert player_rank(user_id=honest.pk, category="japanese") == 1
+
+    for n in range(3):
+        puppet, _ = signed_up(f"puppet{n}")
+        game = japanese_game(main, puppet)
+        services.game_resign(game_id=game.pk, user=puppet)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        assert not RatingChange.objects.filter(game=game).exists()
+
+    assert not Rating.objects.filter(user=main).exists()
+    assert player_rank(user_id=main.pk, category="japanese") is None
+    assert SharedAddress.objects.count() == 3
+
+
+def test_a_game_finished_without_leaving_is_rated_though_listed():
+    main, _ = signed_up("main")
+    puppet, _ = signed_up("puppet")
+    game = japanese_game(main, puppet)
+
+    services.game_play_out(
+        game.pk, lambda live: services.automatic_move(live, live.deadline)
+    )
+
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert SharedAddress.objects.filter(game=game).exists()
+
+
+def test_a_resignation_between_strangers_is_rated_as_before():
+    main, _ = signed_up("main")
+    stranger, _ = signed_up("stranger", ELSEWHERE)
+    game = japanese_game(main, stranger)
+
+    services.game_resign(game_id=game.pk, user=stranger)
+
+    assert RatingChange.objects.filter(game=game).count() == 2
+
+
+# The operators' list
+
+
+def test_operators_list_the_games_with_filters():
+    main, _ = signed_up("main")
+    puppet, _ = signed_up("puppet")
+    resigned = japanese_game(main, puppet)
+    services.game_resign(game_id=resigned.pk, user=puppet)
+    japanese_game(*(signed_up(name)[0] for name in ("third", "fourth")))
+    operator = Client()
+    operator.force_login(StaffUserFactory())
+
+    everything = operator.get("/admin/accounts/sharedaddress/")
+    left = operator.get("/admin/accounts/sharedaddress/?left=yes")
+    signed_up_together = operator.get(
+        "/admin/accounts/sharedaddress/?same_signup_address__exact=1"
+    )
+
+    assert everything.status_code == 200
+    assert everything.context["cl"].result_count == 2
+    assert [f.game_id for f in left.context["cl"].result_list] == [resigned.pk]
+    assert signed_up_together.context["cl"].result_count == 2
+    assert f"/admin/games/game/{resigned.pk}/change/" in left.content.decode()
