@@ -71,6 +71,28 @@ class UserSocketMixin:
     user_groups: tuple[str, ...] = ()
     user_id: int | None = None
     message_rate: socket_limits.MessageRate | None = None
+    closing = False
+
+    async def close(self, code=None, reason=None):
+        """Close the socket, once: every close of this socket comes here.
+
+        After ``websocket.close`` the ASGI server takes no other message
+        from the application (uvicorn raises "Unexpected ASGI message ...
+        after sending 'websocket.close'"), and several things may close one
+        socket: the message rate, its session, its game's owner. The frames
+        that arrived before the close are still handed over, each one past
+        the rate again, until the server's ``websocket.disconnect``."""
+        if self.closing:
+            return
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Send a frame, unless the socket is closing (see ``close``): a
+        group message or an owner's update may come after the close."""
+        if self.closing:
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def refuse(self, code: int, reason: str = "") -> None:
         """Refuse a connection with a close code the client can read.
@@ -83,6 +105,8 @@ class UserSocketMixin:
         await self.close(code=code, reason=reason)
 
     async def websocket_receive(self, message):
+        if self.closing:
+            return  # a frame that came before the close: dropped unread
         if self.message_rate is None:
             self.message_rate = socket_limits.MessageRate()
         verdict = self.message_rate.verdict()
