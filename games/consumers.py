@@ -228,20 +228,10 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
         # gets an error message instead of closing the socket.
-        raw = text_data if text_data is not None else bytes_data
-        if raw is None or _size(raw) > settings.PULKA_MAX_FRAME_BYTES:
-            await self.send_error(None, "too_large", "the message is too large")
-            return
         try:
-            # Brackets nested too deep to parse are refused as not JSON too.
-            message = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            await self.send_error(None, "bad_json", "the message is not JSON")
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.send_error(
-                None, "bad_message", "a message is an object with a type"
-            )
+            message = read_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_error(None, error.code, error.message)
             return
         handler = self.HANDLERS.get(message["type"])
         if handler is None:
@@ -348,6 +338,34 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.close(code=event["code"])
 
 
+class FrameError(Exception):
+    """A frame that is not a message: ``code`` is its error code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def read_frame(text_data: str | None, bytes_data: bytes | None) -> dict:
+    """The message a frame carries: a JSON object with a text ``type``, in a
+    text or a binary frame of at most ``PULKA_MAX_FRAME_BYTES``. Raises
+    ``FrameError`` (``too_large``, ``bad_json``, ``bad_message``) for
+    anything else; nothing a client sends raises another error here."""
+    raw = text_data if text_data is not None else bytes_data
+    if raw is None or _size(raw) > settings.PULKA_MAX_FRAME_BYTES:
+        raise FrameError("too_large", "the message is too large")
+    try:
+        # orjson refuses brackets nested past 1024 deep (where the standard
+        # library's parser would overflow the stack with a RecursionError)
+        # and numbers no double holds, as not JSON.
+        message = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise FrameError("bad_json", "the message is not JSON") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise FrameError("bad_message", "a message is an object with a type")
+    return message
+
+
 def _an_id(message: dict):
     """The message's id if it is a valid one (an error names it), else None."""
     value = message.get("id")
@@ -365,7 +383,23 @@ def _valid_id(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 64
 
 
-class LobbyConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+class PongToEveryFrameMixin:
+    """A socket that carries news one way: the page's frames are its
+    keep-alive pings, and every frame, whatever it holds (text, binary, not
+    JSON at all), is answered with ``{"type": "pong"}`` unread, as
+    docs/protocol.md says of the lobby's and the tournaments' sockets. Not
+    reading it, the socket has nothing a frame could break."""
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send_json({"type": "pong"})
+
+
+class LobbyConsumer(
+    DirectDispatchMixin,
+    UserSocketMixin,
+    PongToEveryFrameMixin,
+    AsyncJsonWebsocketConsumer,
+):
     """Tells lobby pages to refresh their table list when it changes.
 
     Open to everybody; a signed-in user's socket also joins the user's group.
@@ -381,9 +415,6 @@ class LobbyConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketCons
     async def disconnect(self, code):
         await self.leave_user_group()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-
-    async def receive_json(self, content, **kwargs):
-        await self.send_json({"type": "pong"})
 
     async def lobby_changed(self, event):
         await self.send_json({"type": "lobby"})
