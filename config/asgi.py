@@ -14,8 +14,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.origins import AllowedOriginsOnly  # noqa: E402
 from games.live.lifespan import lifespan  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
@@ -26,7 +26,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "lifespan": lifespan,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": AllowedOriginsOnly(
             FloodGate(
                 AuthMiddlewareStack(
                     URLRouter(websocket_urlpatterns + quickplay + tournaments)

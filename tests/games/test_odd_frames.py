@@ -14,12 +14,11 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tests.factories import UserFactory
-from tests.games.helpers import session_cookie
+from tests.games.helpers import SITE_HEADERS, session_cookie
 from tests.tournaments.support import make_tournament
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-SITE = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 
 # None of them a ping; each within the 4096 bytes the server lets through.
 ODD_FRAMES = {
@@ -40,7 +39,7 @@ ODD_FRAMES = {
 
 
 async def opened(path: str, user=None) -> WebsocketCommunicator:
-    headers = list(SITE)
+    headers = list(SITE_HEADERS)
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     socket = WebsocketCommunicator(application, path, headers=headers)

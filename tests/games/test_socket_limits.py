@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from games import socket_limits
 from games.socket_limits import MessageRate, TokenBucket
-from tests.games.helpers import of_type, open_socket, session_cookie
+from tests.games.helpers import SITE_HEADERS, of_type, open_socket, session_cookie
 from tests.ranked.helpers import ranked_game, users_by_seat
 from tests.serving import serving
 
@@ -173,7 +173,7 @@ async def open_socket_with(game_id: int, cookie: bytes):
     from config.asgi import application
     from tests.games.helpers import Socket
 
-    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    headers = [*SITE_HEADERS, (b"cookie", cookie)]
     socket = Socket(
         WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
     )
