@@ -235,7 +235,7 @@ REST_FRAMEWORK = {
     # Request bodies are JSON only. With form encodings too, DRF reads an
     # empty form value of an optional field as "not given" and applies its
     # default, so a malformed body could be taken for a valid one.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.PulkaAutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
