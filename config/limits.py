@@ -18,10 +18,17 @@ def uvicorn_options() -> dict:
     #
     # The HTTP implementation: uvicorn's httptools one, answering a request
     # it cannot parse with the API's JSON under /api/ (config.http_protocol).
+    #
+    # No proxy headers: uvicorn would otherwise take X-Forwarded-For and
+    # X-Forwarded-Proto from any peer on 127.0.0.1, so that anyone on the
+    # machine could name their own address to the login lockout and the
+    # throttles. The application trusts them from the proxies its settings
+    # name, and from no one else (config.forwarded, PULKA_TRUSTED_PROXIES).
     return {
         "ws": "websockets-sansio",
         "ws_max_size": MAX_FRAME_BYTES,
         "http": "config.http_protocol:JsonRefusalsProtocol",
+        "proxy_headers": False,
     }
 
 
@@ -35,4 +42,5 @@ def uvicorn_limits() -> list[str]:
         str(options["ws_max_size"]),
         "--http",
         options["http"],
+        *([] if options["proxy_headers"] else ["--no-proxy-headers"]),
     ]

@@ -18,7 +18,9 @@ The origins allowed:
   for ws, https for wss). The socket's scheme is found as Django finds a
   request's (``HttpRequest.is_secure``): from ``SECURE_PROXY_SSL_HEADER``
   when the settings name it and the handshake has that header, else from
-  the connection's own scheme;
+  the connection's, which ``config.forwarded`` takes from a trusted
+  proxy's X-Forwarded-Proto (``PULKA_TRUSTED_PROXIES``) and from nobody
+  else's;
 * each origin of ``CSRF_TRUSTED_ORIGINS``, scheme and all. One with a
   wildcard (``https://*.example.com``, which Django's CSRF check reads as
   any subdomain) is not taken here: OWASP asks for exact origins.

@@ -126,9 +126,11 @@ async def test_origins_compare_as_rfc_6454_says():
 # On a real server, as a browser's page meets it.
 
 
-async def handshake_status(url: str, origin: str) -> int:
+async def handshake_status(url: str, origin: str, headers=None) -> int:
     try:
-        async with connect(url, origin=origin, proxy=None, open_timeout=10):
+        async with connect(
+            url, origin=origin, additional_headers=headers, proxy=None, open_timeout=10
+        ):
             return 101
     except InvalidStatus as refused:
         return refused.response.status_code
@@ -147,3 +149,19 @@ async def test_a_server_refuses_a_page_of_the_same_host_on_another_port(settings
             handshake_status(url, "http://localhost:9999"),
         )
     assert statuses == [101, 403, 403, 403, 101]
+
+
+async def test_behind_a_trusted_tls_proxy_the_pages_are_https(settings):
+    # A TLS proxy reaches the server over plain ws: and says so in
+    # X-Forwarded-Proto, believed from PULKA_TRUSTED_PROXIES alone.
+    async with serving() as base:
+        port = int(base.rsplit(":", 1)[1])
+        url = f"ws://127.0.0.1:{port}/ws/lobby/"
+
+        async def status(origin: str) -> int:
+            return await handshake_status(url, origin, {"X-Forwarded-Proto": "https"})
+
+        https, http = f"https://127.0.0.1:{port}", f"http://127.0.0.1:{port}"
+        assert (await status(https), await status(http)) == (403, 101)
+        settings.PULKA_TRUSTED_PROXIES = ["127.0.0.1"]
+        assert (await status(https), await status(http)) == (101, 403)

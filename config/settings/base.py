@@ -14,7 +14,7 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
-from config import embedded, limits
+from config import embedded, forwarded, limits
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -91,6 +91,15 @@ AXES_HANDLER = "accounts.lockout.PairAndAddressHandler"
 PULKA_LOGIN_ADDRESS_FAILURES = env.int("PULKA_LOGIN_ADDRESS_FAILURES", default=100)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+# The address is the connection's, as config.forwarded leaves it.
+AXES_CLIENT_IP_CALLABLE = "config.forwarded.client_address"
+
+# Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as IP
+# addresses and networks ("172.30.56.10,10.0.0.0/8"). Empty: nobody's, and
+# a client is the address its connection comes from (config.forwarded).
+PULKA_TRUSTED_PROXIES = forwarded.proxy_networks(
+    env.list("PULKA_TRUSTED_PROXIES", default=[])
+)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -232,6 +241,10 @@ REST_FRAMEWORK = {
         "anon": env("API_THROTTLE_ANON", default="60/minute"),
         "user": env("API_THROTTLE_USER", default="600/minute"),
     },
+    # The throttles tell clients apart by the connection's address, as
+    # config.forwarded leaves it; DRF's default (None) reads X-Forwarded-For
+    # whole, from anybody, so a new header each request was a new client.
+    "NUM_PROXIES": 0,
     # Request bodies are JSON only. With form encodings too, DRF reads an
     # empty form value of an optional field as "not given" and applies its
     # default, so a malformed body could be taken for a valid one.
