@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from config import embedded, forwarded, limits
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
+    "csp",
     "games",
     "ratings",
     "tournaments",
@@ -54,6 +56,9 @@ MIDDLEWARE = [
     # First: it words the refusals of everything after it as JSON under /api/.
     "config.middleware.ApiAnswersJson",
     "django.middleware.security.SecurityMiddleware",
+    # Every answer's Content-Security-Policy, error pages and static files
+    # included (the policy is below).
+    "config.content_security.ContentSecurityPolicy",
     "config.middleware.StaticFilesMiddleware",
     "config.middleware.RefuseNulCharacters",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -68,6 +73,29 @@ MIDDLEWARE = [
     # lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The Content-Security-Policy of every answer (django-csp, OWASP's Content
+# Security Policy Cheat Sheet): scripts, styles, images, fonts and
+# connections from the site alone, with no inline script, style or style
+# attribute anywhere (the pages' scripts and styles are static files); no
+# plugins; no <base> elsewhere; forms posted to the site alone; no page
+# framed by any other. The socket origin of each request is added to
+# connect-src (config.content_security). Pages that need more say so
+# themselves (config.api: the API's docs page).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Failed logins (site, admin and the API's login page alike) are counted per
 # account-and-address pair: PULKA_LOGIN_FAILURES wrong passwords for one
