@@ -80,8 +80,9 @@ class UserSocketMixin:
         from the application (uvicorn raises "Unexpected ASGI message ...
         after sending 'websocket.close'"), and several things may close one
         socket: the message rate, its session, its game's owner. The frames
-        that arrived before the close are still handed over, each one past
-        the rate again, until the server's ``websocket.disconnect``."""
+        read before the close are still handed over until the server's
+        ``websocket.disconnect``, and dropped unread (``websocket_receive``):
+        past the rate, each would close the socket again."""
         if self.closing:
             return
         self.closing = True
