@@ -1,9 +1,9 @@
 """The client's address, and the digest of it that the site keeps.
 
-Every reader of the client's address goes through ``client_address``, so
-that how it is found is decided in one place: today the connection's peer
-(``REMOTE_ADDR``), which is the client itself when the site is reached
-directly and the proxy's address behind one.
+Every reader of the client's address goes through ``client_address``: the
+connection's peer as ``config.forwarded`` leaves it (the client itself when
+the site is reached directly, or the address a trusted proxy forwarded),
+the same address django-axes counts failed logins by.
 
 The site keeps no address. Where it must tell whether two accounts came from
 the same place (sign-ups per address, accounts that play each other from one
@@ -20,6 +20,8 @@ import ipaddress
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
+from config import forwarded
+
 # An IPv6 host is usually given a whole /64: the interface identifier is the
 # low 64 bits of a global unicast address (RFC 4291, section 2.5.4), and a
 # home or a phone gets at least that (RFC 6177). Counted one address at a
@@ -29,7 +31,7 @@ IPV6_NETWORK_BITS = 64
 
 def client_address(request: HttpRequest) -> str:
     """The address the request came from ("" when unknown)."""
-    return request.META.get("REMOTE_ADDR") or ""
+    return forwarded.client_address(request) or ""
 
 
 def address_group(address: str) -> str:

@@ -27,7 +27,10 @@ from config.errors import ApplicationError
 # code: (HTTP status, when).
 API_ERRORS: dict[str, tuple[int, str]] = {
     "invalid": (400, "bad input: `fields` says what is wrong with each field"),
-    "parse_error": (400, "the body is not the JSON or form data it says it is"),
+    "parse_error": (
+        400,
+        "the body is not the JSON it says it is, or is nested too deep to read",
+    ),
     "bad_request": (
         400,
         "the request could not be read: a NUL character in its address, too "

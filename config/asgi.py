@@ -1,6 +1,9 @@
 """ASGI entry point: Django over HTTP, Channels consumers over WebSocket.
 
-Run with `uvicorn config.asgi:application`.
+Run with `uvicorn config.asgi:application` and the options of
+``config.limits.uvicorn_limits()``: ``--no-proxy-headers`` among them, or
+uvicorn believes X-Forwarded-For from anyone on 127.0.0.1 before the
+application's own, settings-driven reading (config.forwarded) sees it.
 """
 
 import os
@@ -14,22 +17,28 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.forwarded import TrustedProxyHeaders  # noqa: E402
+from config.origins import AllowedOriginsOnly  # noqa: E402
 from games.live.lifespan import lifespan  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E402
 
+# Every request and socket first gets its client's address and scheme, as
+# the trusted proxies forwarded them (PULKA_TRUSTED_PROXIES); the server's
+# own reading of those headers is off (config.limits).
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": TrustedProxyHeaders(django_asgi_app),
         "lifespan": lifespan,
-        "websocket": AllowedHostsOriginValidator(
-            FloodGate(
-                AuthMiddlewareStack(
-                    URLRouter(websocket_urlpatterns + quickplay + tournaments)
+        "websocket": TrustedProxyHeaders(
+            AllowedOriginsOnly(
+                FloodGate(
+                    AuthMiddlewareStack(
+                        URLRouter(websocket_urlpatterns + quickplay + tournaments)
+                    )
                 )
             )
         ),

@@ -87,6 +87,29 @@ class UserSocketMixin:
     # The password hash the session was signed in with (a new one ends it).
     password = ""
     message_rate: socket_limits.MessageRate | None = None
+    closing = False
+
+    async def close(self, code=None, reason=None):
+        """Close the socket, once: every close of this socket comes here.
+
+        After ``websocket.close`` the ASGI server takes no other message
+        from the application (uvicorn raises "Unexpected ASGI message ...
+        after sending 'websocket.close'"), and several things may close one
+        socket: the message rate, its session, its game's owner. The frames
+        read before the close are still handed over until the server's
+        ``websocket.disconnect``, and dropped unread (``websocket_receive``):
+        past the rate, each would close the socket again."""
+        if self.closing:
+            return
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Send a frame, unless the socket is closing (see ``close``): a
+        group message or an owner's update may come after the close."""
+        if self.closing:
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def refuse(self, code: int, reason: str = "") -> None:
         """Refuse a connection with a close code the client can read.
@@ -99,6 +122,8 @@ class UserSocketMixin:
         await self.close(code=code, reason=reason)
 
     async def websocket_receive(self, message):
+        if self.closing:
+            return  # a frame that came before the close: dropped unread
         if self.message_rate is None:
             self.message_rate = socket_limits.MessageRate()
         verdict = self.message_rate.verdict()
@@ -235,20 +260,10 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
         # gets an error message instead of closing the socket.
-        raw = text_data if text_data is not None else bytes_data
-        if raw is None or _size(raw) > settings.PULKA_MAX_FRAME_BYTES:
-            await self.send_error(None, "too_large", "the message is too large")
-            return
         try:
-            # Brackets nested too deep to parse are refused as not JSON too.
-            message = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            await self.send_error(None, "bad_json", "the message is not JSON")
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.send_error(
-                None, "bad_message", "a message is an object with a type"
-            )
+            message = read_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_error(None, error.code, error.message)
             return
         handler = self.HANDLERS.get(message["type"])
         if handler is None:
@@ -388,6 +403,34 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         await self.close(code=event["code"])
 
 
+class FrameError(Exception):
+    """A frame that is not a message: ``code`` is its error code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def read_frame(text_data: str | None, bytes_data: bytes | None) -> dict:
+    """The message a frame carries: a JSON object with a text ``type``, in a
+    text or a binary frame of at most ``PULKA_MAX_FRAME_BYTES``. Raises
+    ``FrameError`` (``too_large``, ``bad_json``, ``bad_message``) for
+    anything else; nothing a client sends raises another error here."""
+    raw = text_data if text_data is not None else bytes_data
+    if raw is None or _size(raw) > settings.PULKA_MAX_FRAME_BYTES:
+        raise FrameError("too_large", "the message is too large")
+    try:
+        # orjson refuses brackets nested past 1024 deep (where the standard
+        # library's parser would overflow the stack with a RecursionError)
+        # and numbers no double holds, as not JSON.
+        message = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise FrameError("bad_json", "the message is not JSON") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise FrameError("bad_message", "a message is an object with a type")
+    return message
+
+
 def _an_id(message: dict):
     """The message's id if it is a valid one (an error names it), else None."""
     value = message.get("id")
@@ -405,7 +448,23 @@ def _valid_id(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 64
 
 
-class LobbyConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+class PongToEveryFrameMixin:
+    """A socket that carries news one way: the page's frames are its
+    keep-alive pings, and every frame, whatever it holds (text, binary, not
+    JSON at all), is answered with ``{"type": "pong"}`` unread, as
+    docs/protocol.md says of the lobby's and the tournaments' sockets. Not
+    reading it, the socket has nothing a frame could break."""
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send_json({"type": "pong"})
+
+
+class LobbyConsumer(
+    DirectDispatchMixin,
+    UserSocketMixin,
+    PongToEveryFrameMixin,
+    AsyncJsonWebsocketConsumer,
+):
     """Tells lobby pages to refresh their table list when it changes.
 
     Open to everybody; a signed-in user's socket also joins the user's group.
@@ -421,9 +480,6 @@ class LobbyConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketCons
     async def disconnect(self, code):
         await self.leave_user_group()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-
-    async def receive_json(self, content, **kwargs):
-        await self.send_json({"type": "pong"})
 
     async def lobby_changed(self, event):
         await self.send_json({"type": "lobby"})

@@ -10,13 +10,16 @@ live-play socket it closes with its session (``accounts.sockets``).
 
 from __future__ import annotations
 
-import json
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 
-from games.consumers import CLOSE_ANONYMOUS, DirectDispatchMixin, UserSocketMixin
+from games.consumers import (
+    CLOSE_ANONYMOUS,
+    DirectDispatchMixin,
+    FrameError,
+    UserSocketMixin,
+    read_frame,
+)
 from matchmaking import notify, selectors, services
 
 
@@ -44,14 +47,13 @@ class QuickPlayConsumer(
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
-        # gets an answer instead of closing the socket.
-        content = None
-        if text_data and len(text_data) <= settings.PULKA_MAX_FRAME_BYTES:
-            try:
-                content = json.loads(text_data)
-            except ValueError:
-                pass
-        if isinstance(content, dict) and content.get("type") == "ping":
+        # gets an answer instead of closing the socket; read as the table's
+        # socket reads its frames, every refusal is a bad_message here.
+        try:
+            is_ping = read_frame(text_data, bytes_data)["type"] == "ping"
+        except FrameError:
+            is_ping = False
+        if is_ping:
             await self.send_json(
                 await database_sync_to_async(_status)(self.scope["user"])
             )

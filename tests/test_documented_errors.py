@@ -177,3 +177,35 @@ def test_every_code_produced_here_is_documented(client):
 def test_an_established_player_is_not_refused_a_high_stake():
     # The producer of rating_needed is refused for its rating, not its coins.
     assert join(signed_in(established("japanese")), stake=500).status_code == 201
+
+
+DEEP_BODIES = {
+    "1,000 arrays": "[" * 1000 + "]" * 1000,
+    "1,000 objects": '{"a":' * 1000 + "1" + "}" * 1000,
+    "100,000 arrays": "[" * 100_000 + "]" * 100_000,
+}
+
+
+@pytest.mark.parametrize("body", DEEP_BODIES.values(), ids=DEEP_BODIES.keys())
+def test_a_body_nested_too_deep_is_a_parse_error_wherever_a_body_is_read(client, body):
+    # The standard library's parser, which DRF's JSONParser uses, ran out
+    # of stack on it: a RecursionError, a 500.
+    paths = client.get("/api/v1/schema/", {"format": "json"}).json()["paths"]
+    tournament = make_tournament()
+    writes = [
+        (path.replace("{id}", str(tournament.pk)), method, "requestBody" in operation)
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if method in {"post", "put", "patch", "delete"}
+    ]
+    assert any(reads for *_, reads in writes)
+    for path, method, reads_a_body in writes:
+        response = signed_in().generic(
+            method.upper(), path, body, content_type="application/json"
+        )
+        assert response["Content-Type"] == "application/json", path
+        if reads_a_body:
+            code = response.json()["code"]
+            assert (response.status_code, code) == (400, "parse_error"), path
+        else:
+            assert response.status_code < 500, path

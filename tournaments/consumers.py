@@ -11,7 +11,12 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.consumers import CLOSE_NOT_FOUND, DirectDispatchMixin, UserSocketMixin
+from games.consumers import (
+    CLOSE_NOT_FOUND,
+    DirectDispatchMixin,
+    PongToEveryFrameMixin,
+    UserSocketMixin,
+)
 from tournaments.models import Tournament
 from tournaments.notify import tournament_group
 
@@ -21,7 +26,10 @@ def _exists(tournament_id: int) -> bool:
 
 
 class TournamentConsumer(
-    DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer
+    DirectDispatchMixin,
+    UserSocketMixin,
+    PongToEveryFrameMixin,
+    AsyncJsonWebsocketConsumer,
 ):
     group: str | None = None
 
@@ -42,11 +50,6 @@ class TournamentConsumer(
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
-
-    async def receive(self, text_data=None, bytes_data=None):
-        # Pages only ever send keep-alive pings; whatever arrives gets a pong,
-        # without parsing, so a malformed frame cannot close the socket.
-        await self.send_json({"type": "pong"})
 
     async def tournament_changed(self, event):
         await self.send_json({"type": "tournament", "what": event.get("what", "")})

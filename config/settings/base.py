@@ -12,9 +12,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from config import embedded, limits
+from config import embedded, forwarded, limits
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
+    "csp",
     "games",
     "ratings",
     "tournaments",
@@ -54,6 +56,9 @@ MIDDLEWARE = [
     # First: it words the refusals of everything after it as JSON under /api/.
     "config.middleware.ApiAnswersJson",
     "django.middleware.security.SecurityMiddleware",
+    # Every answer's Content-Security-Policy, error pages and static files
+    # included (the policy is below).
+    "config.content_security.ContentSecurityPolicy",
     "config.middleware.StaticFilesMiddleware",
     "config.middleware.RefuseNulCharacters",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -68,6 +73,29 @@ MIDDLEWARE = [
     # lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The Content-Security-Policy of every answer (django-csp, OWASP's Content
+# Security Policy Cheat Sheet): scripts, styles, images, fonts and
+# connections from the site alone, with no inline script, style or style
+# attribute anywhere (the pages' scripts and styles are static files); no
+# plugins; no <base> elsewhere; forms posted to the site alone; no page
+# framed by any other. The socket origin of each request is added to
+# connect-src (config.content_security). Pages that need more say so
+# themselves (config.api: the API's docs page).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Failed logins (site, admin and the API's login page alike) are counted per
 # account-and-address pair: PULKA_LOGIN_FAILURES wrong passwords for one
@@ -94,6 +122,16 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 # Accounts the sign-up page makes from one address in an hour; past it the
 # page answers 429 with Retry-After (accounts/signups.py).
 PULKA_SIGNUPS_PER_ADDRESS = env.int("PULKA_SIGNUPS_PER_ADDRESS", default=5)
+
+# The address is the connection's, as config.forwarded leaves it.
+AXES_CLIENT_IP_CALLABLE = "config.forwarded.client_address"
+
+# Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as IP
+# addresses and networks ("172.30.56.10,10.0.0.0/8"). Empty: nobody's, and
+# a client is the address its connection comes from (config.forwarded).
+PULKA_TRUSTED_PROXIES = forwarded.proxy_networks(
+    env.list("PULKA_TRUSTED_PROXIES", default=[])
+)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -235,10 +273,14 @@ REST_FRAMEWORK = {
         "anon": env("API_THROTTLE_ANON", default="60/minute"),
         "user": env("API_THROTTLE_USER", default="600/minute"),
     },
+    # The throttles tell clients apart by the connection's address, as
+    # config.forwarded leaves it; DRF's default (None) reads X-Forwarded-For
+    # whole, from anybody, so a new header each request was a new client.
+    "NUM_PROXIES": 0,
     # Request bodies are JSON only. With form encodings too, DRF reads an
     # empty form value of an optional field as "not given" and applies its
     # default, so a malformed body could be taken for a valid one.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.PulkaAutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",

@@ -241,9 +241,15 @@ def session_cookie(user) -> bytes:
     return f"{name}={client.cookies[name].value}".encode()
 
 
+# What a page of the site sends with a handshake (config.origins): the
+# Host it was loaded from and its origin.
+SITE_HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+
+
 async def open_socket(game_id, user=None, *, origin="http://localhost") -> Socket:
-    """Connect as ``user`` (signed in with a session cookie; None: anonymous)."""
-    headers = [(b"origin", origin.encode())]
+    """Connect as ``user`` (signed in with a session cookie; None: anonymous)
+    from a page of ``origin``."""
+    headers = [(b"host", b"localhost"), (b"origin", origin.encode())]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     socket = Socket(

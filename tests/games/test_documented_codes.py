@@ -23,7 +23,13 @@ from games.live.leases import owner_key
 from games.models import Game
 from games.services.bans import user_ban
 from tests.factories import StaffUserFactory, UserFactory
-from tests.games.helpers import Socket, action_message, of_type, start_table
+from tests.games.helpers import (
+    SITE_HEADERS,
+    Socket,
+    action_message,
+    of_type,
+    start_table,
+)
 from tests.protocol_document import GAME_SOCKET, promises
 from tests.ranked.helpers import ranked_game, users_by_seat
 from tests.tournaments.support import make_tournament
@@ -44,7 +50,7 @@ OPENED: list[Socket] = []
 
 
 async def open_at(path: str, cookie: str | None = None) -> Socket:
-    headers = [(b"origin", b"http://localhost")]
+    headers = list(SITE_HEADERS)
     if cookie:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
     socket = Socket(WebsocketCommunicator(application, path, headers=headers))

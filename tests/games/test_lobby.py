@@ -17,6 +17,7 @@ from config.asgi import application
 from games import services
 from games.models import Game, Seat, Table
 from tests.factories import UserFactory
+from tests.games.helpers import SITE_HEADERS
 
 pytestmark = pytest.mark.django_db
 
@@ -592,9 +593,7 @@ def test_the_invite_page_of_a_started_game(user, other_client):
 @pytest.mark.django_db(transaction=True)
 async def test_the_lobby_socket_announces_a_new_table():
     user = await database_sync_to_async(UserFactory)()
-    socket = WebsocketCommunicator(
-        application, "/ws/lobby/", headers=[(b"origin", b"http://localhost")]
-    )
+    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=SITE_HEADERS)
     connected, _ = await socket.connect()
     assert connected
     try:

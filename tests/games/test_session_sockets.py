@@ -15,7 +15,14 @@ from django.test import Client
 from config.asgi import application
 from games.live.hall import hall
 from games.models import Game
-from tests.games.helpers import Socket, action_message, first_legal, of_type, snapshot
+from tests.games.helpers import (
+    SITE_HEADERS,
+    Socket,
+    action_message,
+    first_legal,
+    of_type,
+    snapshot,
+)
 from tests.ranked.helpers import ranked_game, users_by_seat
 
 db = database_sync_to_async
@@ -39,7 +46,7 @@ def browser_of(user) -> Client:
 async def socket_in(browser: Client, game_id: int) -> Socket:
     name = settings.SESSION_COOKIE_NAME
     cookie = f"{name}={browser.cookies[name].value}"
-    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie.encode())]
+    headers = [*SITE_HEADERS, (b"cookie", cookie.encode())]
     socket = Socket(
         WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
     )
@@ -139,7 +146,7 @@ async def test_after_a_logout_the_old_session_cannot_act_or_connect_again():
 
     assert (await closed_with(socket))["code"] == 4401
     headers = [
-        (b"origin", b"http://localhost"),
+        *SITE_HEADERS,
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
     ]
     again = Socket(

@@ -3,17 +3,22 @@ user (games.socket_limits)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 
 import pytest
 from channels.db import database_sync_to_async
 from hypothesis import given
 from hypothesis import strategies as st
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from games import socket_limits
 from games.socket_limits import MessageRate, TokenBucket
-from tests.games.helpers import of_type, open_socket, session_cookie
+from tests.games.helpers import SITE_HEADERS, of_type, open_socket, session_cookie
 from tests.ranked.helpers import ranked_game, users_by_seat
+from tests.serving import serving
 
 
 def test_a_bucket_gives_its_burst_then_its_rate():
@@ -168,9 +173,39 @@ async def open_socket_with(game_id: int, cookie: bytes):
     from config.asgi import application
     from tests.games.helpers import Socket
 
-    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    headers = [*SITE_HEADERS, (b"cookie", cookie)]
     socket = Socket(
         WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
     )
     socket.connected, socket.close_code = await socket.comm.connect(timeout=5)
     return socket
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_flooder_is_closed_once_with_4429_and_nothing_goes_wrong(
+    settings, caplog
+):
+    # Frames that arrived before the close are still handed to the consumer
+    # (at most one read's worth: games.socket_limits), each past the rate
+    # again. A second websocket.close is an error of the ASGI server's
+    # ("Unexpected ASGI message 'websocket.close', after sending
+    # 'websocket.close'"): the socket closes once, whatever follows.
+    settings.PULKA_SOCKET_RATE, settings.PULKA_SOCKET_BURST = 1, 3
+    caplog.set_level(logging.WARNING)
+    async with serving() as base:
+        async with connect(
+            f"{base.replace('http', 'ws', 1)}/ws/lobby/", origin=base, proxy=None
+        ) as ws:
+            # All in one write, so that one read of the server's brings them.
+            for _ in range(40):
+                ws.protocol.send_text(json.dumps({"type": "ping"}).encode())
+            ws.transport.write(b"".join(ws.protocol.data_to_send()))
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await ws.recv()
+        # The consumer's end runs after the client has seen the close.
+        await asyncio.sleep(0.5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], [r.getMessage() for r in errors]

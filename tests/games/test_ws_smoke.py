@@ -11,13 +11,14 @@ from config.asgi import application
 from games import services
 from games.models import Game
 from tests.factories import UserFactory
+from tests.games.helpers import SITE_HEADERS
 
 
 def communicator_for(user, game_id):
     comm = WebsocketCommunicator(
         application,
         f"/ws/games/{game_id}/",
-        headers=[(b"origin", b"http://localhost")],
+        headers=SITE_HEADERS,
     )
     comm.scope["user"] = user
     return comm

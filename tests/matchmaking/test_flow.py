@@ -20,7 +20,7 @@ from matchmaking.models import Match, PoolEntry
 from ratings.categories import category_of
 from ratings.models import RatingChange
 from tests.factories import StaffUserFactory
-from tests.games.helpers import session_cookie
+from tests.games.helpers import SITE_HEADERS, session_cookie
 from tests.matchmaking.helpers import player
 from tests.ranked.helpers import finish
 
@@ -29,7 +29,7 @@ WELCOME = 1000
 
 
 async def quickplay_socket(user=None) -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://localhost")]
+    headers = list(SITE_HEADERS)
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     comm = WebsocketCommunicator(application, "/ws/quickplay/", headers=headers)

@@ -13,7 +13,7 @@ from config.errors import NotAllowed
 from games.models import Ban, Game, Seat
 from games.services.bans import user_ban
 from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory
-from tests.games.helpers import all_connected, of_type, session_cookie
+from tests.games.helpers import SITE_HEADERS, all_connected, of_type, session_cookie
 from tests.ranked.helpers import ranked_game, ranked_table, users_by_seat
 
 db = database_sync_to_async
@@ -95,7 +95,7 @@ def test_a_ban_frees_the_players_seats_at_waiting_tables():
 
 
 async def open_raw(path: str, user=None) -> tuple[WebsocketCommunicator, bool, int]:
-    headers = [(b"origin", b"http://localhost")]
+    headers = list(SITE_HEADERS)
     if user is not None:
         headers.append((b"cookie", await db(session_cookie)(user)))
     comm = WebsocketCommunicator(application, path, headers=headers)

@@ -11,14 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
-from tests.games.helpers import session_cookie
+from tests.games.helpers import SITE_HEADERS, session_cookie
 from tournaments import services
 
 from .support import make_tournament, players, register_all, start_now
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-ORIGIN = (b"origin", b"http://localhost")
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +29,7 @@ def socket_for(tournament_id: int, headers=()) -> WebsocketCommunicator:
     return WebsocketCommunicator(
         application,
         f"/ws/tournaments/{tournament_id}/",
-        headers=[ORIGIN, *headers],
+        headers=[*SITE_HEADERS, *headers],
     )
 
 
@@ -141,7 +139,7 @@ async def test_a_foreign_origin_is_refused():
     socket = WebsocketCommunicator(
         application,
         f"/ws/tournaments/{tournament.pk}/",
-        headers=[(b"origin", b"https://evil.example")],
+        headers=[(b"host", b"localhost"), (b"origin", b"https://evil.example")],
     )
 
     connected, _ = await socket.connect()
