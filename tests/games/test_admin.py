@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -60,8 +62,9 @@ def test_a_game_being_played_shows_no_hidden_card_even_to_a_superuser(
     client = _superuser_client()
     record = started_game.deal_records.first()
 
-    game_page = _open(client, "game", started_game).content.decode()
-    deal_page = _open(client, "dealrecord", record).content.decode()
+    # Read as the browser shows them: JSON in a page is HTML-escaped ("&quot;").
+    game_page = html.unescape(_open(client, "game", started_game).content.decode())
+    deal_page = html.unescape(_open(client, "dealrecord", record).content.decode())
 
     assert '"form-row field-state"' not in game_page
     assert "field-hands" not in deal_page and "field-salt" not in deal_page
