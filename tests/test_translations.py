@@ -284,3 +284,37 @@ def test_the_lobby_speaks_the_profile_language(client, user, lang, texts):
     for text in texts:
         assert text in content
     assert "New table" not in content
+
+
+# -- choices built in Python ------------------------------------------------
+
+LOBBY_CHOICES = {
+    "ka": ["30 წამი", "ფსონის გარეშე", "1 მონეტა ყოველ 10 ქულაზე"],
+    "ru": ["30 секунд", "Без ставки", "1 монета за 10 очков"],
+    "tr": ["30 saniye", "Bahissiz", "10 puan başına 1 jeton"],
+}
+ENGLISH_CHOICES = ["30 seconds", "No stake", "1 coin per 10 points", "1 coin per point"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_form_choices_speak_the_profile_language(client, user, lang):
+    """Labels built when the module loads must stay lazy: else they are English."""
+    services.profile_update(user=user, display_name="", language=lang)
+    client.force_login(user)
+
+    content = client.get(reverse("games:lobby")).content.decode()
+
+    for text in LOBBY_CHOICES[lang]:
+        assert f">{text}</option>" in content
+    for text in ENGLISH_CHOICES:
+        assert f">{text}</option>" not in content
+
+
+def test_russian_seconds_agree_with_their_number():
+    from games.forms import seconds_label
+
+    with translation.override("ru"):
+        labels = [str(seconds_label(n)) for n in (1, 3, 21, 30, 45)]
+
+    assert labels == ["1 секунда", "3 секунды", "21 секунда", "30 секунд", "45 секунд"]
