@@ -94,6 +94,19 @@ def reveal(game: Game) -> list[dict]:
     ]
 
 
+def fairness_record(game: Game) -> list[dict]:
+    """After the game: every deal's commitment and salt, as the game record
+    carries them (``games.fairness.record_failures`` checks them against the
+    record's cards). Never called while the game is being played."""
+    assert game.status != Game.Status.PLAYING
+    return [
+        {"deal": index, "commitment": commitment, "salt": salt}
+        for index, commitment, salt in game.deal_records.order_by("index").values_list(
+            "index", "commitment", "salt"
+        )
+    ]
+
+
 def coin_nets(
     games: Iterable[Game], seats: dict[int, list[Seat]] | None = None
 ) -> dict[int, list[int]]:

@@ -162,8 +162,12 @@ def _game_over(request, game_id: int) -> tuple[Game, list[Seat]]:
 
 
 def _record(game: Game) -> dict:
+    """The game record, with each deal's commitment and salt: anyone holding
+    it can check that no deal was changed once play began."""
     history = selectors.game_history(game)
-    return record_json(game.table.rules, game.first_dealer, history)
+    record = record_json(game.table.rules, game.first_dealer, history)
+    record["fairness"] = selectors.fairness_record(game)
+    return record
 
 
 @require_GET
