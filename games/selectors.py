@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from coins.models import Account, Entry
 from games import fairness, rows
+from games.engine.record import record_json
 from games.engine.view import view
 from games.models import Game, GameEvent, Seat, Table, deal_of
 
@@ -92,6 +93,15 @@ def reveal(game: Game) -> list[dict]:
         }
         for record in game.deal_records.order_by("index")
     ]
+
+
+def game_record(game: Game) -> dict:
+    """The record (RECORD.md) of a game that is over, with each deal's
+    commitment and salt: whoever holds it can check that no deal was changed
+    once play began (docs/engine.md)."""
+    record = record_json(game.table.rules, game.first_dealer, game_history(game))
+    record["fairness"] = fairness_record(game)
+    return record
 
 
 def fairness_record(game: Game) -> list[dict]:

@@ -108,3 +108,13 @@ def test_a_record_without_a_deals_proof_fails(client, player, tmp_path):
 
     assert run_snippet(tmp_path, record).returncode == 1
     assert fairness.record_failures(record) == [0]
+
+
+def test_the_apis_record_is_the_downloaded_one(client, player):
+    game = play_out(japanese_game(player).pk)
+
+    response = client.get(f"/api/v1/games/{game.pk}/record/")
+
+    assert response.status_code == 200
+    assert response.json() == downloaded(client, game)
+    assert fairness.record_failures(response.json()) == []
