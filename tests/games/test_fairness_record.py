@@ -118,3 +118,57 @@ def test_the_apis_record_is_the_downloaded_one(client, player):
     assert response.status_code == 200
     assert response.json() == downloaded(client, game)
     assert fairness.record_failures(response.json()) == []
+
+
+# The replay page's check, run by Node on the same records: the page's own
+# modules (static/js/replay/fairness.js over static/js/fairness.js, with
+# SubtleCrypto's SHA-256), a stand-in for the paragraph it writes to.
+REPLAY_CHECK = """
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+const root = process.argv[2];
+createRequire(import.meta.url)(root + "/static/js/fairness.js");
+const { checkRecordDeals } = await import(root + "/static/js/replay/fairness.js");
+const box = { className: "", textContent: "", dataset: {}, classList: { add() {} } };
+await checkRecordDeals(box, JSON.parse(readFileSync(process.argv[3], "utf8")));
+console.log(JSON.stringify({ verified: box.dataset.verified, text: box.textContent }));
+"""
+
+
+def replay_page_check(tmp_path: Path, record: dict) -> dict:
+    script = tmp_path / "check.mjs"
+    script.write_text(REPLAY_CHECK, encoding="utf-8")
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = subprocess.run(
+        ["node", str(script), str(settings.BASE_DIR), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return json.loads(result.stdout)
+
+
+def test_the_replay_page_verifies_the_records_deals(client, player, tmp_path):
+    game = play_out(japanese_game(player).pk)
+    record = downloaded(client, game)
+
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert 'id="replay-fairness"' in page
+    assert page.index("js/fairness.js") < page.index("js/replay/main.js")
+
+    checked = replay_page_check(tmp_path, record)
+    assert checked["verified"] == "yes"
+    count = len(record["deals"])
+    assert checked["text"] == (
+        f"✔ All {count} deals verified: their cards were fixed before play began."
+    )
+
+    hands = record["deals"][2]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    checked = replay_page_check(tmp_path, record)
+    assert checked == {
+        "verified": "no",
+        "text": "✘ Deal 3: the cards do not hash to the commitment",
+    }
