@@ -79,6 +79,8 @@ def pages(world) -> list[str]:
         reverse("ratings:leaderboard"),
         reverse("matchmaking:play"),
         reverse("tournaments:list"),
+        reverse("games:rules-index"),
+        reverse("games:rules", args=["japanese"]),
     ]
     urls += [
         reverse("tournaments:detail", args=[pk])
