@@ -21,9 +21,12 @@ import sys
 import django.utils.text
 from django import template
 from django.template.defaultfilters import stringfilter
+from django.utils import translation
 from django.utils.functional import keep_lazy_text
 
 register = template.Library()
+
+DOTTED_I_LANGUAGES = ("tr", "az")
 
 
 @keep_lazy_text
@@ -32,6 +35,12 @@ def sentence_start(text: str) -> str:
     text = str(text)
     if not text:
         return text
+    # Unicode's default case mapping gives "i" the dotless capital "I";
+    # Turkish and Azerbaijani write "İ" (the language-specific mapping of
+    # Unicode's SpecialCasing.txt), and "ı" is "I" by the default one.
+    language = (translation.get_language() or "").split("-")[0]
+    if text[0] == "i" and language in DOTTED_I_LANGUAGES:
+        return "İ" + text[1:]
     return text[0].title() + text[1:]
 
 

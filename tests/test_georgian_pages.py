@@ -122,6 +122,10 @@ def test_capfirst_still_capitalises_the_other_languages():
     assert sentence_start("refund") == "Refund"
     assert sentence_start("возврат") == "Возврат"
     assert sentence_start("iade") == "Iade"
+    # Turkish (and Azerbaijani) pair a dotted i with a dotted capital.
+    with translation.override("tr"):
+        assert sentence_start("iade") == "İade"
+        assert sentence_start("ılık") == "Ilık"
     assert sentence_start("დაბრუნება") == "დაბრუნება"
     assert sentence_start("") == ""
 
