@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts import timezones
 from accounts.models import DISPLAY_NAME_MAX_LENGTH
 from accounts.selectors import display_name_taken
 from config.text_filters import label_from_verbose_name
@@ -42,9 +43,19 @@ class ProfileForm(forms.Form):
         required=False,
     )
 
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        required=False,
+        help_text=_("Tournament and game times are shown in this zone."),
+    )
+
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
+        self.fields["time_zone"].choices = [
+            ("", _("Automatic (from your browser)")),
+            *timezones.zone_choices(),
+        ]
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]

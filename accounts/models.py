@@ -1,6 +1,7 @@
 """What a player chooses about themselves (the name shown at tables, the
-language of the site), what the site notes of how the account came to be,
-and the ranked games between accounts seen at one address."""
+language of the site, the time zone of its times), what the site notes of
+how the account came to be, and the ranked games between accounts seen at
+one address."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ class Profile(models.Model):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True
     )
+    # An IANA zone name (accounts.timezones); blank: the browser's zone.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
     # Made by the public sign-up page, where anyone can make accounts for
     # nothing: such an account stakes no Domino Coin in a category before
     # its rating there is established (games.stakes.check_may_sit). An

@@ -31,6 +31,12 @@ def language_of(user) -> str:
     return profile.language if profile is not None else ""
 
 
+def time_zone_of(user) -> str:
+    """The time zone ``user`` chose, or "" for automatic."""
+    profile = _profile(user)
+    return profile.time_zone if profile is not None else ""
+
+
 def display_name_taken(name: str, *, user) -> bool:
     """Whether ``name`` is someone else's username or display name, so one
     player cannot pass for another."""

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from accounts import timezones
 from accounts.models import Profile
 
 
@@ -17,16 +18,24 @@ def profile_get_or_create(user) -> Profile:
     return profile
 
 
-def profile_update(*, user, display_name: str, language: str) -> Profile:
-    """Set the name shown at tables and the language of the site ("" for
-    automatic)."""
+def profile_update(
+    *, user, display_name: str, language: str, time_zone: str | None = None
+) -> Profile:
+    """Set the name shown at tables, the language of the site and the time
+    zone of its times ("" for automatic; a ``time_zone`` of None keeps it)."""
     languages = {code for code, _ in settings.LANGUAGES}
     if language and language not in languages:
         raise ValueError(f"unknown language {language!r}")
+    if time_zone and timezones.zone_named(time_zone) is None:
+        raise ValueError(f"unknown time zone {time_zone!r}")
     profile = profile_get_or_create(user)
     profile.display_name = display_name.strip()
     profile.language = language
-    profile.save(update_fields=["display_name", "language"])
+    fields = ["display_name", "language"]
+    if time_zone is not None:
+        profile.time_zone = time_zone
+        fields.append("time_zone")
+    profile.save(update_fields=fields)
     return profile
 
 

@@ -94,6 +94,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 user=request.user,
                 display_name=form.cleaned_data["display_name"],
                 language=form.cleaned_data["language"],
+                time_zone=form.cleaned_data["time_zone"],
             )
             response = redirect("accounts:profile")
             _remember_language(response, updated.language)
@@ -108,6 +109,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             initial={
                 "display_name": current.display_name,
                 "language": current.language,
+                "time_zone": current.time_zone,
             },
             user=request.user,
         )
@@ -121,6 +123,7 @@ def _profile_page(request: HttpRequest, form=None, new_token: str = "") -> HttpR
             initial={
                 "display_name": current.display_name,
                 "language": current.language,
+                "time_zone": current.time_zone,
             },
             user=request.user,
         )

@@ -2,6 +2,13 @@
 
 from django.contrib.admin.apps import AdminConfig
 
+from config.text_filters import use_sentence_start_for_capfirst
+
 
 class SiteAdminConfig(AdminConfig):
     default_site = "config.admin.SiteAdmin"
+
+    def ready(self):
+        super().ready()
+        # Georgian is never capitalised: see config.text_filters.
+        use_sentence_start_for_capfirst()

@@ -7,15 +7,26 @@ each letter to a Mtavruli capital (U+1C90-U+1CBF) all the same, so Django's
 no Georgian writes. Titlecase is what a sentence's first letter needs, and
 Unicode's titlecase of a Mkhedruli letter is the letter itself; for the
 other scripts it is the capital, as before.
+
+Django's admin, forms and model validation also call
+``django.utils.text.capfirst`` from Python (an admin index's model names, a
+form field's label); ``use_sentence_start_for_capfirst`` puts
+``sentence_start`` in its place there.
 """
 
 from __future__ import annotations
 
+import sys
+
+import django.utils.text
 from django import template
 from django.template.defaultfilters import stringfilter
+from django.utils import translation
 from django.utils.functional import keep_lazy_text
 
 register = template.Library()
+
+DOTTED_I_LANGUAGES = ("tr", "az")
 
 
 @keep_lazy_text
@@ -24,7 +35,27 @@ def sentence_start(text: str) -> str:
     text = str(text)
     if not text:
         return text
+    # Unicode's default case mapping gives "i" the dotless capital "I";
+    # Turkish and Azerbaijani write "İ" (the language-specific mapping of
+    # Unicode's SpecialCasing.txt), and "ı" is "I" by the default one.
+    language = (translation.get_language() or "").split("-")[0]
+    if text[0] == "i" and language in DOTTED_I_LANGUAGES:
+        return "İ" + text[1:]
     return text[0].title() + text[1:]
+
+
+def use_sentence_start_for_capfirst() -> None:
+    """Put ``sentence_start`` wherever Django's ``capfirst`` is bound: in
+    ``django.utils.text`` for the modules still to be imported, and in every
+    module that has already imported it by name (``django.contrib.admin.sites``
+    builds the index's model names with it, ``django.db.models.fields`` a
+    model form's labels)."""
+    original = django.utils.text.capfirst
+    if original is sentence_start:
+        return
+    for module in list(sys.modules.values()):
+        if getattr(module, "__dict__", {}).get("capfirst") is original:
+            module.capfirst = sentence_start
 
 
 def label_from_verbose_name(form, name: str, verbose_name) -> None:

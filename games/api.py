@@ -22,7 +22,6 @@ from rest_framework.response import Response
 
 from config.api_errors import ErrorSerializer
 from games import selectors
-from games.engine.record import record_json
 from games.models import Game, Seat
 from games.serializers import (
     GameDetailSerializer,
@@ -114,8 +113,9 @@ class GameDetailView(generics.RetrieveAPIView):
 )
 class GameRecordView(generics.GenericAPIView):
     """The game record in the RECORD.md format: every deal's cards and every
-    action, as ``python -m games.engine.replay`` reads it. Published once the
-    game is over; 404 while it is being played."""
+    action, as ``python -m games.engine.replay`` reads it, and each deal's
+    commitment and salt (docs/engine.md). Published once the game is over;
+    404 while it is being played."""
 
     permission_classes = [AllowAny]
     serializer_class = None
@@ -127,8 +127,7 @@ class GameRecordView(generics.GenericAPIView):
         game = self.get_object()
         if game.status == Game.Status.PLAYING:
             raise Http404("the record is published when the game is over")
-        history = selectors.game_history(game)
-        return Response(record_json(game.table.rules, game.first_dealer, history))
+        return Response(selectors.game_record(game))
 
 
 urlpatterns = [

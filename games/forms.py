@@ -5,8 +5,9 @@ stake is settled."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.engine import BadRecord, make_rules
 from games.engine.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
@@ -51,20 +52,32 @@ SCORING_CHOICES = [
 ]
 
 
+# The choices below are built once, when the module loads: their labels are
+# lazy so that each request renders them in its own language (formatting a
+# lazy string with ``%`` would fix it in the language active at import).
+
+
 def _seconds_label(seconds: int) -> str:
-    return _("%(seconds)d seconds") % {"seconds": seconds}
+    return ngettext("%(seconds)d second", "%(seconds)d seconds", seconds) % {
+        "seconds": seconds
+    }
 
 
-def stake_label(stake: int) -> str:
+def _stake_label(stake: int) -> str:
     if not stake:
-        return str(_("No stake"))
-    return _("%(coins)d Domino Coin") % {"coins": stake}
+        return gettext("No stake")
+    return gettext("%(coins)d Domino Coin") % {"coins": stake}
 
 
-def rate_label(points: int) -> str:
+def _rate_label(points: int) -> str:
     return ngettext("1 coin per point", "1 coin per %(points)d points", points) % {
         "points": points
     }
+
+
+seconds_label = lazy(_seconds_label, str)
+stake_label = lazy(_stake_label, str)
+rate_label = lazy(_rate_label, str)
 
 
 class TableCreateForm(forms.Form):
@@ -105,7 +118,7 @@ class TableCreateForm(forms.Form):
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per move"),
-        choices=[(s, _seconds_label(s)) for s in TURN_SECONDS_CHOICES],
+        choices=[(s, seconds_label(s)) for s in TURN_SECONDS_CHOICES],
         coerce=int,
         initial=30,
     )

@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from coins.models import Account, Entry
 from games import fairness, rows
+from games.engine.record import record_json
 from games.engine.view import view
 from games.models import Game, GameEvent, Seat, Table, deal_of
 
@@ -91,6 +92,28 @@ def reveal(game: Game) -> list[dict]:
             "preimage": fairness.preimage(record.index, deal_of(record), record.salt),
         }
         for record in game.deal_records.order_by("index")
+    ]
+
+
+def game_record(game: Game) -> dict:
+    """The record (RECORD.md) of a game that is over, with each deal's
+    commitment and salt: whoever holds it can check that no deal was changed
+    once play began (docs/engine.md)."""
+    record = record_json(game.table.rules, game.first_dealer, game_history(game))
+    record["fairness"] = fairness_record(game)
+    return record
+
+
+def fairness_record(game: Game) -> list[dict]:
+    """After the game: every deal's commitment and salt, as the game record
+    carries them (``games.fairness.record_failures`` checks them against the
+    record's cards). Never called while the game is being played."""
+    assert game.status != Game.Status.PLAYING
+    return [
+        {"deal": index, "commitment": commitment, "salt": salt}
+        for index, commitment, salt in game.deal_records.order_by("index").values_list(
+            "index", "commitment", "salt"
+        )
     ]
 
 

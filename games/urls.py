@@ -3,7 +3,7 @@
 from django.urls import path
 from django.views.i18n import JavaScriptCatalog
 
-from games.views import lobby, table
+from games.views import lobby, rules, table
 
 app_name = "games"
 
@@ -32,5 +32,7 @@ urlpatterns = [
     path("tables/<int:table_id>/state.json", table.table_state, name="table-state"),
     path("games/<int:game_id>/replay/", table.game_replay, name="replay"),
     path("games/<int:game_id>/record.json", table.game_record, name="record"),
+    path("rules/", rules.rules, name="rules-index"),
+    path("rules/<slug:profile>/", rules.rules, name="rules"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]

@@ -9,6 +9,7 @@ capitalises a translated word (``capfirst``, ``title``, ``upper``) shows it.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -78,6 +79,8 @@ def pages(world) -> list[str]:
         reverse("ratings:leaderboard"),
         reverse("matchmaking:play"),
         reverse("tournaments:list"),
+        reverse("games:rules-index"),
+        reverse("games:rules", args=["japanese"]),
     ]
     urls += [
         reverse("tournaments:detail", args=[pk])
@@ -119,6 +122,10 @@ def test_capfirst_still_capitalises_the_other_languages():
     assert sentence_start("refund") == "Refund"
     assert sentence_start("возврат") == "Возврат"
     assert sentence_start("iade") == "Iade"
+    # Turkish (and Azerbaijani) pair a dotted i with a dotted capital.
+    with translation.override("tr"):
+        assert sentence_start("iade") == "İade"
+        assert sentence_start("ılık") == "Ilık"
     assert sentence_start("დაბრუნება") == "დაბრუნება"
     assert sentence_start("") == ""
 
@@ -160,3 +167,56 @@ def test_a_casual_table_shows_no_rating_category_or_ratings(client, world):
     table = client.get(reverse("games:table", args=[world["finished"].table_id]))
     config = table.context["config"]
     assert config["ratings"] == [None, None]
+
+
+def test_the_admin_shows_no_mtavruli(georgian, world):
+    """Django's admin capitalises model and field names in Python
+    (``django.utils.text.capfirst``), not only in its templates."""
+    from tests.factories import StaffUserFactory
+
+    georgian.force_login(StaffUserFactory())
+    urls = [
+        reverse("admin:index"),
+        reverse("admin:app_list", args=["coins"]),
+        reverse("admin:coins_account_changelist"),
+        reverse("admin:games_game_changelist"),
+        reverse("admin:auth_user_changelist"),
+        reverse("admin:games_game_change", args=[world["finished"].pk]),
+    ]
+    found = {}
+    for url in urls:
+        response = georgian.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["Content-Language"] == "ka"
+        if words := mtavruli_in(response.content.decode()):
+            found[url] = words
+    assert found == {}
+
+
+STYLESHEET = re.compile(r'<link rel="stylesheet"[^>]* href="([^"]+)"')
+KA_RESET = re.compile(
+    r":lang\(ka\),\s*:lang\(ka\) \*\s*\{\s*text-transform: none !important;\s*\}"
+)
+
+
+def test_no_stylesheet_transforms_the_case_of_georgian(georgian, world):
+    """Django's admin CSS upper-cases table headings, filters and buttons
+    (``text-transform: uppercase``): in Georgian, Mtavruli. Every page, the
+    admin's too, loads the reset before anything can hold Georgian."""
+    from django.contrib.staticfiles import finders
+    from django.templatetags.static import static
+
+    from tests.factories import StaffUserFactory
+
+    assert KA_RESET.search(Path(finders.find("css/case.css")).read_text())
+    georgian.force_login(StaffUserFactory())
+    urls = [
+        reverse("games:lobby"),
+        reverse("games:table", args=[world["waiting"].pk]),
+        reverse("admin:index"),
+        reverse("admin:games_game_changelist"),
+        reverse("ratings:leaderboard"),
+    ]
+    for url in urls:
+        sheets = STYLESHEET.findall(georgian.get(url).content.decode())
+        assert static("css/case.css") in sheets, url

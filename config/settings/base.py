@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as its documentation asks: it turns a locked-out login into the
@@ -150,7 +151,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # capfirst that leaves Georgian without Mtavruli capitals.
-            "builtins": ["config.text_filters"],
+            "builtins": ["config.text_filters", "config.time_filters"],
         },
     },
 ]

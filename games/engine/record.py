@@ -10,7 +10,10 @@ from .game import apply, legal_actions
 from .rules import Rules, make_rules
 from .state import DEAL, OVER, State, new_game
 
-RECORD_KEYS = {"profile", "options", "deals"}
+# "fairness" is a site's proof that each deal was fixed before play (each
+# deal's commitment and salt, see the site's games/fairness.py): it says
+# nothing about the rules, so a replay reads past it.
+RECORD_KEYS = {"profile", "options", "deals", "fairness"}
 
 
 class RecordError(EngineError):

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import selectors
-from games.engine.record import record_json, replay, result_json
+from games.engine.record import replay, result_json
 from games.models import Game, Seat, Table
 from games.views import lobby
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
@@ -162,8 +162,7 @@ def _game_over(request, game_id: int) -> tuple[Game, list[Seat]]:
 
 
 def _record(game: Game) -> dict:
-    history = selectors.game_history(game)
-    return record_json(game.table.rules, game.first_dealer, history)
+    return selectors.game_record(game)
 
 
 @require_GET

@@ -163,7 +163,42 @@
     return { ok: failures.length === 0, count: items.length, failures };
   }
 
-  const api = { sha256Hex, sha256HexSync, verifyDeals };
+  /* The preimage of deal `index` rebuilt from its entry in a game record and
+   * its salt: the keys in sorted order and no spaces, as games/fairness.py
+   * writes it (a Japanese deal has no `turned`, a four-player deal no
+   * `columns`). */
+  function recordPreimage(index, deal, salt) {
+    return JSON.stringify({
+      columns: deal.columns || [],
+      deal: index,
+      hands: deal.hands,
+      salt: salt,
+      turned: deal.turned ?? null,
+    });
+  }
+
+  /* What a downloaded game record proves of itself: {reveal, commitments}
+   * for verifyDeals, from the commitment and salt of each deal it carries
+   * under "fairness". */
+  function revealFromRecord(record) {
+    const proofs = (record && record.fairness) || [];
+    const deals = (record && record.deals) || [];
+    const reveal = [];
+    const commitments = [];
+    for (const proof of proofs) {
+      const deal = deals[proof.deal];
+      if (!deal || typeof proof.salt !== "string") continue;
+      reveal[proof.deal] = {
+        deal: proof.deal,
+        commitment: proof.commitment,
+        preimage: recordPreimage(proof.deal, deal, proof.salt),
+      };
+      commitments[proof.deal] = proof.commitment;
+    }
+    return { reveal, commitments };
+  }
+
+  const api = { sha256Hex, sha256HexSync, verifyDeals, recordPreimage, revealFromRecord };
   root.PulkaFairness = api;
   if (typeof module !== "undefined" && module.exports) module.exports = api;
 })(typeof window !== "undefined" ? window : globalThis);

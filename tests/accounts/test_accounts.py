@@ -127,7 +127,11 @@ def test_profile_sets_the_display_name_and_language(client, user):
     assert (profile.display_name, profile.language) == ("Nino", "ka")
     assert response.cookies["django_language"].value == "ka"
     page = client.get(reverse("accounts:profile"))
-    assert page.context["form"].initial == {"display_name": "Nino", "language": "ka"}
+    assert page.context["form"].initial == {
+        "display_name": "Nino",
+        "language": "ka",
+        "time_zone": "",
+    }
 
 
 def test_profile_refuses_an_unknown_language(client, user):

@@ -1,6 +1,7 @@
 """The leaderboard page and the player's page."""
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -108,3 +109,51 @@ def test_the_chart_layout():
     # A flat line still gets a band of 20 points.
     flat = line_chart([1500, 1500])
     assert [v for _, v in flat.ticks] == [1490, 1500, 1510]
+
+
+class _SvgNumbers(HTMLParser):
+    """The attributes of the page's SVG elements that hold numbers."""
+
+    NUMERIC = {"x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "width", "height"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0
+        self.values: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "svg":
+            self.depth += 1
+        if not self.depth:
+            return
+        for name, value in attrs:
+            if name in self.NUMERIC and not value.endswith("%"):
+                self.values.append((name, value))
+            elif name == "viewBox":
+                self.values.extend((name, part) for part in value.split())
+            elif name == "points":
+                for pair in value.split():
+                    self.values.extend((name, part) for part in pair.split(","))
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self.depth -= 1
+
+
+@pytest.mark.parametrize("lang", ["ru", "tr", "ka"])
+def test_the_chart_coordinates_are_never_localized(client, lang):
+    """Russian and Turkish write "176,0": SVG would read a comma as a separator."""
+    a, b = UserFactory(username="nino"), UserFactory()
+    for loser in (1, 0, 1):
+        services.rating_apply_game(game_id=resigned_match([a, b], loser=loser).pk)
+    client.cookies["django_language"] = lang
+
+    page = client.get("/players/nino/").content.decode()
+
+    assert f'<html lang="{lang}">' in page
+    parser = _SvgNumbers()
+    parser.feed(page)
+    assert len(parser.values) > 20
+    assert [v for _, v in parser.values if not re.fullmatch(r"-?\d+(\.\d+)?", v)] == []
+    for _, value in parser.values:
+        float(value)

@@ -9,6 +9,7 @@ import { renderSheet } from "../views/scoresheet.js";
 import { ReplayBar } from "./bar.js";
 import { ReplayControls } from "./controls.js";
 import { describeStep, positionText } from "./describe.js";
+import { checkRecordDeals } from "./fairness.js";
 import { ReplayFelt } from "./felt.js";
 import { clampIndex, dealStepIndex, indexOfHash, positionHash } from "./navigation.js";
 import { sheetAt } from "./sheet.js";
@@ -29,6 +30,8 @@ const felt = new ReplayFelt({ felt: byId("replay-felt"), trick: byId("replay-tri
 const stepNode = byId("replay-step");
 const positionNode = byId("replay-position");
 const sheetNode = byId("replay-sheet");
+
+checkRecordDeals(byId("replay-fairness"), record);
 
 // Open at the position in the address, else the start.
 let index = indexOfHash(positions, window.location.hash) ?? 0;
