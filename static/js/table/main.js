@@ -3,6 +3,7 @@
 // and the player's choices go back over the socket.
 
 import { byId } from "../lib/dom.js";
+import { userGestureSeen } from "../lib/gesture.js";
 import { gettext } from "../lib/i18n.js";
 import { openSocket } from "../lib/socket.js";
 import { clockOffset } from "../game/clock.js";
@@ -196,15 +197,11 @@ export function startTable(config, snapshot) {
     tick();
   }
 
-  // The turn has come to the player: a phone buzzes.
+  // The turn has come to the player: a phone buzzes. Chromium refuses (and
+  // logs an error) before the page's first tap or key, so it is not asked.
   function buzz() {
-    if (navigator.vibrate) {
-      try {
-        navigator.vibrate(80);
-      } catch {
-        // Not allowed without a gesture first: fine.
-      }
-    }
+    if (!navigator.vibrate || !userGestureSeen()) return;
+    navigator.vibrate(80);
   }
 
   function renderButtons() {

@@ -1,0 +1,202 @@
+"""The live table on a phone, in Chromium with a touch screen: a person plays
+a whole nine-card deal by tapping, and at every move the hand, the prompt,
+trump, the trick and every seat are on the screen without scrolling; the
+page logs no console error (a phone's buzz waits for a first gesture).
+
+With PULKA_SCREENSHOT_DIR set (``make screenshots``), the bid at 360x740 and
+the card play at 390x844 are saved there as table-phone-bid.png and
+table-phone-play.png: the pictures in docs/images/ come from this test.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.test_table_page import log_in, open_table
+
+DEAL_TIMEOUT = 150
+PHONES = [
+    pytest.param({"width": 360, "height": 740}, "bid", id="360x740"),
+    pytest.param({"width": 390, "height": 844}, "play", id="390x844"),
+]
+
+# What the page asks of the person now: the deal is over (a row in the
+# scoresheet), trump to name, a bid, a joker's mode, or a card.
+NEXT_STEP = """() => {
+  if (document.querySelector("#scoresheet tr.deal-row")) return "over";
+  const prompt = document.querySelector("#prompt.yours");
+  if (!prompt) return null;
+  if (prompt.querySelector("button.bid:not([disabled])")) return "bid";
+  if (prompt.querySelector("button.trump-choice:not([disabled])")) return "trump";
+  if (prompt.querySelector("button.choice:not([disabled])")) return "joker";
+  if (document.querySelector("#hand button.card.legal:not(.unusable)")) return "card";
+  return null;
+}"""
+
+# The boxes of what a player must see at once, in the viewport's
+# coordinates; a box that is missing or hidden is null.
+BOXES = """() => {
+  const box = (node) => {
+    if (!node || node.hidden) return null;
+    const r = node.getBoundingClientRect();
+    if (!r.width && !r.height) return null;
+    return { x: r.x, y: r.y, right: r.right, bottom: r.bottom, width: r.width };
+  };
+  const cards = [...document.querySelectorAll("#hand button.card")];
+  // What a finger can tap of each card: the longest run of points, across
+  // and down through the card's visible part, where the card is what is hit.
+  const hits = (card, x, y) => {
+    const node = document.elementFromPoint(x, y);
+    return Boolean(node) && node.closest("button.card") === card;
+  };
+  const tappable = cards.map((card) => {
+    const r = card.getBoundingClientRect();
+    let best = { width: 0, height: 0 };
+    for (let y = r.y + 2; y < r.bottom; y += 4) {
+      let width = 0;
+      let x0 = null;
+      for (let x = r.x + 1; x < r.right; x += 2) {
+        if (hits(card, x, y)) {
+          width += 2;
+          if (x0 === null) x0 = x;
+        }
+      }
+      if (width <= best.width) continue;
+      let height = 0;
+      for (let yy = r.y + 1; yy < r.bottom; yy += 2) {
+        if (hits(card, x0 + width / 2, yy)) height += 2;
+      }
+      best = { width, height };
+    }
+    return best;
+  });
+  return {
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    scrollY: window.scrollY,
+    hand: box(document.querySelector("#hand")),
+    cards: cards.map((c) => box(c)),
+    tappable,
+    prompt: box(document.querySelector("#prompt")),
+    choices: [...document.querySelectorAll("#prompt button")].map((b) => box(b)),
+    trump: box(document.querySelector("#felt .felt-trump")),
+    trick: box(document.querySelector("#trick")),
+    seats: [...document.querySelectorAll("#felt .seat")].map((s) => box(s)),
+  };
+}"""
+
+MIN_TAP = 44  # px: the smallest touch target WCAG 2.5.5 asks for
+
+
+def inside(box: dict, viewport: dict) -> bool:
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["right"] <= viewport["width"] + 0.5
+        and box["bottom"] <= viewport["height"] + 0.5
+    )
+
+
+def check_one_screen(boxes: dict, step: str) -> None:
+    """Everything a move needs is on the screen, unscrolled; each card can
+    be tapped."""
+    viewport = boxes["viewport"]
+    assert boxes["scrollY"] == 0, (step, boxes["scrollY"])
+    for name in ("hand", "prompt", "trick"):
+        assert boxes[name] and inside(boxes[name], viewport), (step, name, boxes)
+    for name in ("cards", "choices", "seats"):
+        for box in boxes[name]:
+            assert box and inside(box, viewport), (step, name, box, viewport)
+    if step == "card":
+        assert boxes["trump"] and inside(boxes["trump"], viewport), (step, boxes)
+    for tap in boxes["tappable"]:
+        assert tap["width"] >= MIN_TAP and tap["height"] >= MIN_TAP, (
+            step,
+            "a card too small to tap",
+            boxes["tappable"],
+        )
+    for box in boxes["choices"]:
+        assert box["width"] >= MIN_TAP, (step, "a choice too narrow to tap", box)
+
+
+def tap_move(page, step: str) -> str:
+    if step != "card":
+        target = page.locator("#prompt button.choice:not([disabled])").first
+    else:
+        target = page.locator("#hand button.card.legal:not(.unusable)").first
+    name = target.get_attribute("aria-label") or target.inner_text()
+    target.tap()
+    return name
+
+
+def play_deal_by_tapping(page, shots: dict) -> list[str]:
+    """Tap through the first deal, checking the screen before each move;
+    ``shots`` maps a step to the path to save its first screenshot at."""
+    moves = []
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while time.monotonic() < deadline:
+        left_ms = max(1000, (deadline - time.monotonic()) * 1000)
+        step = page.wait_for_function(NEXT_STEP, timeout=left_ms).json_value()
+        if step == "over":
+            return moves
+        try:
+            check_one_screen(page.evaluate(BOXES), step)
+        except AssertionError:
+            page.screenshot(path=str(shots["failure"]), full_page=True)
+            print(f"screenshot (failure): {shots['failure']}")
+            raise
+        path = shots.pop(step, None)
+        if path:
+            page.screenshot(path=str(path))
+        moves.append(f"{step}: {tap_move(page, step)}")
+        page.wait_for_function(
+            "() => !document.querySelector('#prompt').textContent"
+            ".includes('Sending your move')",
+            timeout=30_000,
+        )
+    raise AssertionError(f"the deal did not end in {DEAL_TIMEOUT} s: {moves}")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("viewport", "shot"), PHONES)
+def test_a_nine_card_deal_by_tapping_on_a_phone(
+    viewport, shot, browser, server, read_db, tmp_path
+):
+    username, table_id = open_table(read_db, "georgian-club", {"schedule": "nines"})
+    context = browser.new_context(
+        base_url=server,
+        viewport=viewport,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
+    context.set_default_timeout(30_000)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: message.type == "error" and errors.append(message.text),
+        )
+        log_in(page, username)
+        page.goto(f"/tables/{table_id}/")
+        page.locator("#conn[data-state='online']").wait_for()
+
+        folder = Path(os.environ.get("PULKA_SCREENSHOT_DIR") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        step = "bid" if shot == "bid" else "card"
+        path = folder / f"table-phone-{shot}.png"
+        shots = {step: path, "failure": tmp_path / "failure.png"}
+        moves = play_deal_by_tapping(page, shots)
+
+        assert sum(move.startswith("card") for move in moves) == 9, moves
+        assert path.exists()
+        assert errors == []
+    finally:
+        context.close()
