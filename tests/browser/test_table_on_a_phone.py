@@ -312,3 +312,54 @@ def test_no_page_scrolls_sideways_at_360(browser, server, read_db):
     finally:
         context.close()
     assert wide == {}
+
+
+FOCUSED_CHOICE = """() => {
+  const node = document.activeElement;
+  if (!node || !node.classList.contains("choice")) return null;
+  const all = [...document.querySelectorAll("#prompt button.choice:not([disabled])")];
+  return { index: all.indexOf(node), count: all.length, text: node.textContent };
+}"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.django_db(transaction=True)
+def test_the_arrow_keys_move_between_the_choices(page, read_db):
+    """The help line's ← → move between the bids (and trump's suits) as they
+    do between the cards; Enter makes the bid the keys came to."""
+    username, table_id = open_table(read_db, "georgian-club", {"schedule": "nines"})
+    log_in(page, username)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#conn[data-state='online']").wait_for()
+    for _ in range(2):  # trump first, when it is the player's to name
+        step = page.wait_for_function(NEXT_STEP).json_value()
+        assert step in ("trump", "bid"), step
+        # The turn's first choice has the focus.
+        first = page.evaluate(FOCUSED_CHOICE)
+        assert first and first["index"] == 0, first
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUSED_CHOICE)["index"] == 1
+        page.keyboard.press("End")
+        assert page.evaluate(FOCUSED_CHOICE)["index"] == first["count"] - 1
+        page.keyboard.press("ArrowLeft")
+        chosen = page.evaluate(FOCUSED_CHOICE)
+        assert chosen["index"] == first["count"] - 2
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowRight")
+        chosen = page.evaluate(FOCUSED_CHOICE)
+        assert chosen["index"] == 1
+        page.keyboard.press("Enter")
+        if step == "bid":
+            bid = page.locator("#felt .seat.me .stat-bid .stat-value")
+            page.wait_for_function(
+                "(text) => document.querySelector("
+                "'#felt .seat.me .stat-bid .stat-value').textContent === text",
+                arg=chosen["text"],
+            )
+            assert bid.inner_text() == chosen["text"]
+            break
+        page.wait_for_function(
+            "() => !document.querySelector('#prompt').textContent"
+            ".includes('Sending your move')"
+        )
+    assert page.js_errors == []
