@@ -19,6 +19,7 @@ import { Hand } from "./hand.js";
 import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
 import { CommitmentStore, Result } from "./result.js";
+import { Sounds } from "./sounds.js";
 
 // How long a finished trick stays in the middle before it is cleared.
 const TRICK_SHOWN_MS = 2500;
@@ -38,8 +39,11 @@ export function startTable(config, snapshot) {
   // Whether the move was the player's at the last redraw: a phone buzzes
   // when it becomes so.
   let wasMyTurn = false;
+  // The game's status at the last redraw: its end has a sound.
+  let lastStatus = state.snap.status;
 
   const notices = new Notices(byId("notices"));
+  const sounds = new Sounds(byId("sound-btn"));
   const bar = new Bar(
     {
       deal: byId("bar-deal"),
@@ -94,6 +98,7 @@ export function startTable(config, snapshot) {
         commitments.remember(state.snap.commitments);
         if (out.trick) {
           trickAt = Date.now();
+          sounds.play("trick");
           // Redraw when the finished trick should leave the middle.
           setTimeout(render, TRICK_SHOWN_MS + 50);
         }
@@ -192,8 +197,13 @@ export function startTable(config, snapshot) {
     if (mine && state.canAct() && keyboardHere && lost) {
       if (!prompt.focusFirstChoice()) hand.focusFirstLegal();
     }
-    if (mine && !wasMyTurn) buzz();
+    if (mine && !wasMyTurn) {
+      buzz();
+      sounds.play("turn");
+    }
     wasMyTurn = mine;
+    if (lastStatus === "playing" && snap.status !== "playing") sounds.play("end");
+    lastStatus = snap.status;
     tick();
   }
 
