@@ -24,6 +24,7 @@ DEAL_TIMEOUT = 150
 PHONES = [
     pytest.param({"width": 360, "height": 740}, "bid", id="360x740"),
     pytest.param({"width": 390, "height": 844}, "play", id="390x844"),
+    pytest.param({"width": 844, "height": 390}, "landscape", id="844x390"),
 ]
 
 # What the page asks of the person now: the deal is over (a row in the
@@ -215,6 +216,8 @@ def test_a_nine_card_deal_by_tapping_on_a_phone(
         folder = Path(os.environ.get("PULKA_SCREENSHOT_DIR") or tmp_path)
         folder.mkdir(parents=True, exist_ok=True)
         step = "bid" if shot == "bid" else "card"
+        if shot == "landscape":
+            path = tmp_path / "table-phone-landscape.png"
         path = folder / f"table-phone-{shot}.png"
         shots = {step: path, "failure": tmp_path / "failure.png"}
         moves = play_deal_by_tapping(page, shots)

@@ -33,7 +33,9 @@ export class Sounds {
 
   draw() {
     this.button.setAttribute("aria-pressed", String(this.on));
-    this.button.textContent = this.on ? "🔊" : "🔇";
+    // A note, struck through when muted (by CSS, from aria-pressed): a
+    // glyph every font has, unlike the loudspeaker emoji.
+    this.button.textContent = "♪";
   }
 
   play(name) {
