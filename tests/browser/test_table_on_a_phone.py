@@ -3,7 +3,7 @@ a whole nine-card deal by tapping, and at every move the hand, the prompt,
 trump, the trick and every seat are on the screen without scrolling; the
 page logs no console error (a phone's buzz waits for a first gesture).
 
-With PULKA_SCREENSHOT_DIR set (``make screenshots``), the bid at 360x740 and
+With PULKA_SCREENSHOT_DIR set (`make screenshots`), the bid at 360x740 and
 the card play at 390x844 are saved there as table-phone-bid.png and
 table-phone-play.png: the pictures in docs/images/ come from this test.
 """
