@@ -93,7 +93,7 @@ export function startTable(config, snapshot) {
         for (const reply of out.send) socket.send(reply);
         for (const notice of out.notices) {
           if (notice.kind === "error") notices.show(errorText(notice.code, notice.message), true);
-          else notices.show(eventText(notice.event, names));
+          else notices.show(eventText(notice.event, names, state.snap.you));
         }
         commitments.remember(state.snap.commitments);
         if (out.trick) {
