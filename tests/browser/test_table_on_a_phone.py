@@ -405,3 +405,40 @@ def test_the_arrow_keys_move_between_the_choices(page, read_db):
             ".includes('Sending your move')"
         )
     assert page.js_errors == []
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.django_db(transaction=True)
+def test_the_player_is_told_when_time_ran_out(page, read_db, settings):
+    """A player who lets the clock run out is told what was played for them."""
+    settings.PULKA_ANY_TURN_SECONDS = True  # as the server has it here
+
+    def create():
+        from django.contrib.auth import get_user_model
+
+        from games.services import tables
+        from tests.factories import DEFAULT_PASSWORD
+
+        user = get_user_model().objects.create_user(
+            username="slow-player", password=DEFAULT_PASSWORD
+        )
+        table = tables.table_create(
+            user=user,
+            profile="georgian-club",
+            options={"schedule": "nines"},
+            turn_seconds=2,
+        )
+        for number in range(1, 4):
+            tables.seat_add_bot(
+                table_id=table.pk, user=user, number=number, bot="autopilot"
+            )
+        return table.pk
+
+    table_id = read_db(create)
+    log_in(page, "slow-player")
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#conn[data-state='online']").wait_for()
+    notice = page.locator("#notices")
+    notice.filter(has_text="for you.").wait_for(timeout=60_000)
+    assert notice.inner_text().startswith("Time ran out: ")
+    assert page.js_errors == []
