@@ -88,6 +88,7 @@ BOXES = """() => {
     trump: box(document.querySelector("#felt .felt-trump")),
     trick: box(document.querySelector("#trick")),
     seats: [...document.querySelectorAll("#felt .seat")].map((s) => box(s)),
+    played: [...document.querySelectorAll("#trick .card")].map((c) => box(c)),
   };
 }"""
 
@@ -103,6 +104,12 @@ OscillatorNode.prototype.start = function (...args) {
 
 SCROLL_WIDTH = "() => document.documentElement.scrollWidth"
 
+TRICK_STILL = """() => document.getAnimations().every((animation) => {
+  const target = animation.effect && animation.effect.target;
+  return !(target && target.closest && target.closest("#trick"))
+    || animation.playState !== "running";
+})"""
+
 MIN_TAP = 44  # px: the smallest touch target WCAG 2.5.5 asks for
 
 
@@ -112,6 +119,15 @@ def inside(box: dict, viewport: dict) -> bool:
         and box["y"] >= 0
         and box["right"] <= viewport["width"] + 0.5
         and box["bottom"] <= viewport["height"] + 0.5
+    )
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["right"] <= b["x"]
+        or b["right"] <= a["x"]
+        or a["bottom"] <= b["y"]
+        or b["bottom"] <= a["y"]
     )
 
 
@@ -133,6 +149,11 @@ def check_one_screen(boxes: dict, step: str) -> None:
             "a card too small to tap",
             boxes["tappable"],
         )
+    # A card on the table covers no seat (a led card once sat over the
+    # right-hand seat).
+    for card in boxes["played"]:
+        for seat in boxes["seats"]:
+            assert not overlap(card, seat), (step, "a played card over a seat", card)
     for box in boxes["choices"]:
         assert box["width"] >= MIN_TAP, (step, "a choice too narrow to tap", box)
 
@@ -165,6 +186,9 @@ def play_deal_by_tapping(page, shots: dict) -> list[str]:
         step = page.wait_for_function(NEXT_STEP, timeout=left_ms).json_value()
         if step == "over":
             return moves
+        # A card played flies in from its player's side, over the seat for
+        # a moment: measure once it has landed.
+        page.wait_for_function(TRICK_STILL)
         try:
             check_one_screen(page.evaluate(BOXES), step)
         except AssertionError:
