@@ -17,7 +17,7 @@ FAULT_WORKERS ?= 3
 NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-faults test-js system-packages install lint lint-js format check migrate services clean
+.PHONY: help run test test-fast test-faults test-js screenshots system-packages install lint lint-js format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
@@ -59,6 +59,12 @@ test-fast: $(STAMP) system-packages test-js
 # `make run`'s command (tests/faults; docs/testing.md).
 test-faults: $(STAMP)
 	$(BIN)/pytest -n $(FAULT_WORKERS) -m faults $(PYTEST_ARGS)
+
+# The phone pictures in docs/images/ (the bid at 360x740, a card at 390x844),
+# taken by the phone table's browser test as it plays its deal.
+screenshots: $(STAMP) system-packages
+	PULKA_SCREENSHOT_DIR=docs/images $(BIN)/pytest -p no:cacheprovider -n 0 \
+		tests/browser/test_table_on_a_phone.py -k "360x740 or 390x844"
 
 # Chromium (browser tests) and Caddy (the proxy's routing test), from
 # Debian's packages if missing.

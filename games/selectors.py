@@ -169,7 +169,14 @@ def game_coin_nets(game: Game, seats: list[Seat] | None = None) -> list[int] | N
 def events_since(game: Game, version: int) -> list[dict]:
     """The public events of every step after ``version``."""
     rows = GameEvent.objects.filter(game=game, version__gt=version).order_by("version")
-    return [{"version": row.version, "events": row.public} for row in rows]
+    steps = []
+    for row in rows:
+        step = {"version": row.version, "events": row.public}
+        # As games.live.game.public_step writes it: a timeout move says so.
+        if row.cause == GameEvent.Cause.TIMEOUT:
+            step["cause"] = row.cause
+        steps.append(step)
+    return steps
 
 
 def game_history(game: Game) -> list:

@@ -26,6 +26,17 @@ from games.errors import NotPlaying, StaleVersion
 PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
 PLAYER, BOT, TIMEOUT, DISCONNECT = "player", "bot", "timeout", "disconnect"
 
+
+def public_step(version: int, public: list, cause: str) -> dict:
+    """One step's public events as updates and syncs list them. A move the
+    timer made for its seat says so, ``"cause": "timeout"`` (docs/protocol.md):
+    a field added for it alone, so every other step reads as it always did."""
+    step = {"version": version, "events": public}
+    if cause == TIMEOUT:
+        step["cause"] = TIMEOUT
+    return step
+
+
 # Besides at every deal, the state is saved once this many steps passed
 # since the last save, so that a takeover replays few events.
 SNAPSHOT_EVERY = 32
@@ -85,7 +96,7 @@ class Step:
     def public(self) -> list[dict]:
         """The public events, as an update lists them."""
         return [
-            {"version": event["version"], "events": event["public"]}
+            public_step(event["version"], event["public"], event["cause"])
             for event in self.events
         ]
 

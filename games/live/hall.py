@@ -37,7 +37,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.live import bot_pool, broadcast, journal
-from games.live.game import PLAYING
+from games.live.game import PLAYING, public_step
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
 from games.live.relay import Relay
@@ -359,10 +359,10 @@ def _load_many(game_ids: list[int]):
         )
         .filter(back__lte=RECENT_STEPS)
         .order_by("game_id", "version")
-        .values_list("game_id", "version", "public", "created_at")
+        .values_list("game_id", "version", "public", "cause", "created_at")
     )
     last_step: dict[int, float] = {}
-    for game_id, version, public, created_at in rows:
-        recent[game_id].append(broadcast.held({"version": version, "events": public}))
+    for game_id, version, public, cause, created_at in rows:
+        recent[game_id].append(broadcast.held(public_step(version, public, cause)))
         last_step[game_id] = created_at.timestamp()
     return loaded, recent, last_step

@@ -367,6 +367,30 @@ async def test_a_move_after_the_deadline_is_refused_and_the_timeout_applies_once
     assert causes == ["timeout"]
 
 
+async def test_a_timeout_move_says_so_on_the_wire(connect, settings):
+    """The step the timer made carries ``"cause": "timeout"``, in the update
+    and in a later sync's events; a player's own step has no such field."""
+    settings.PULKA_ANY_TURN_SECONDS = True
+    game, declarer, other = await new_match(turn_seconds=1)
+    first, second, _ = await table_of_three(connect, game, declarer, other)
+    await first.send(action_message(1, {"trump": "H"}, "own-1"))
+    played = await first.receive_until(of_type("update"))
+    assert played["version"] == 2
+    assert [step.keys() for step in played["events"]] == [{"version", "events"}]
+    assert played["events"][0]["events"][0]["type"] == "trump"
+
+    # Nobody moves next: the timer does.
+    timeout = await first.receive_until(of_type("update"), timeout=5)
+    assert timeout["version"] == 3
+    assert timeout["events"] == [
+        {"version": 3, "events": timeout["events"][0]["events"], "cause": "timeout"}
+    ]
+
+    await second.send({"type": "sync", "version": 1})
+    sync = await second.receive_until(of_type("sync"))
+    assert [step.get("cause") for step in sync["events"]][:2] == [None, "timeout"]
+
+
 async def test_a_page_loaded_after_a_trick_is_told_the_last_trick(connect):
     game, declarer, other = await new_match()
     leader = game.engine_state().turn

@@ -26,3 +26,16 @@ test("a pulka's end, a resignation and an abort are told; other events are not",
   assert.equal(eventText({ type: "aborted" }, names), "The game was called off.");
   assert.equal(eventText({ type: "card", seat: 1, card: "AS" }, names), "");
 });
+
+test("a move the timer made says so, to its player and to the table", () => {
+  const card = { type: "card", seat: 1, card: "9C", timeout: true };
+  assert.equal(eventText(card, names, 1), "Time ran out: 9♣ was played for you.");
+  assert.equal(eventText(card, names, 0), "Time ran out: 9♣ was played for gio.");
+  assert.equal(eventText(card, names, null), "Time ran out: 9♣ was played for gio.");
+  const bid = { type: "bid", seat: 0, bid: 0, timeout: true };
+  assert.equal(eventText(bid, names, 0), "Time ran out: a bid of 0 was made for you.");
+  assert.equal(eventText(bid, names, 2), "Time ran out: a bid of 0 was made for nino.");
+  const trump = { type: "trump", seat: 3, trump: "H", timeout: true };
+  assert.equal(eventText(trump, names, 3), "Time ran out: trump was named for you.");
+  assert.equal(eventText(trump, names, 1), "Time ran out: trump was named for Autopilot 4.");
+});

@@ -244,3 +244,20 @@ test("a resignation marks the seat as left; a deal's commitment is kept", () => 
   assert.deepEqual(state.view.bids, [null, null, null, null]);
   assert.equal(state.view.deal, 1);
 });
+
+test("a move the timer made is told; the same move by its player is not", () => {
+  const state = new TableState(snapshot(10));
+  const steps = [
+    { version: 11, events: [{ type: "card", seat: 0, card: "AS" }], cause: "timeout" },
+    { version: 12, events: [{ type: "card", seat: 1, card: "KS" }] },
+  ];
+  const out = state.receive(update(12, { turn: 2, hand: [] }, steps), 0);
+  assert.deepEqual(
+    out.notices.map((n) => n.event),
+    [{ type: "card", seat: 0, card: "AS", timeout: true }],
+  );
+  assert.deepEqual(state.view.trick, [
+    { seat: 0, card: "AS" },
+    { seat: 1, card: "KS" },
+  ]);
+});

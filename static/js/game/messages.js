@@ -2,6 +2,7 @@
 // (docs/protocol.md), and the events worth a line ("Deal 1 is over"). Pure.
 
 import { fmt, gettext } from "../lib/i18n.js";
+import { cardText } from "./cards.js";
 
 export function errorText(code, fallback) {
   const texts = {
@@ -18,7 +19,13 @@ export function errorText(code, fallback) {
   return texts[code] || fallback || gettext("Refused.");
 }
 
-export function eventText(event, names) {
+// `you` is the reader's seat (null for a spectator): a timeout move of the
+// reader's own is told as "for you".
+export function eventText(event, names, you = null) {
+  if (event.timeout) {
+    const text = timeoutText(event, names, you);
+    if (text) return text;
+  }
   switch (event.type) {
     case "deal_over": {
       const result = event.result || {};
@@ -33,6 +40,27 @@ export function eventText(event, names) {
       return fmt(gettext("%s left the game."), names(event.seat));
     case "aborted":
       return gettext("The game was called off.");
+    default:
+      return "";
+  }
+}
+
+// A move the timer made for its seat (the step's "cause": "timeout",
+// docs/protocol.md).
+function timeoutText(event, names, you) {
+  const mine = you !== null && you !== undefined && event.seat === you;
+  const who = names(event.seat);
+  switch (event.type) {
+    case "card":
+      return mine
+        ? fmt(gettext("Time ran out: %s was played for you."), cardText(event.card))
+        : fmt(gettext("Time ran out: %s was played for %s."), cardText(event.card), who);
+    case "bid":
+      return mine
+        ? fmt(gettext("Time ran out: a bid of %s was made for you."), event.bid)
+        : fmt(gettext("Time ran out: a bid of %s was made for %s."), event.bid, who);
+    case "trump":
+      return mine ? gettext("Time ran out: trump was named for you.") : fmt(gettext("Time ran out: trump was named for %s."), who);
     default:
       return "";
   }

@@ -164,6 +164,12 @@ export class TableState {
     for (const step of message.events || []) {
       if (step.version <= this.seenEvents) continue;
       this.seenEvents = step.version;
+      // The timer's move is told in words: its step's first event is the
+      // move (docs/protocol.md).
+      const first = (step.events || [])[0];
+      if (step.cause === "timeout" && first && TIMED_MOVES.has(first.type)) {
+        out.notices.push({ kind: "event", event: { ...first, timeout: true } });
+      }
       for (const event of step.events || []) {
         if (event.type === "trick") {
           this.lastTrick = { cards: event.cards, winner: event.winner, version: step.version };
@@ -226,3 +232,5 @@ export class TableState {
 
 // The events the player is told about in words.
 const NOTICED_EVENTS = new Set(["deal_over", "pulka_over", "resign", "aborted"]);
+// The moves the timer makes for a seat and the player is told of.
+const TIMED_MOVES = new Set(["trump", "bid", "card"]);

@@ -7,6 +7,7 @@
 import { el } from "../lib/dom.js";
 import { gettext } from "../lib/i18n.js";
 import { sortCards } from "../game/cards.js";
+import { arrowTarget } from "../game/keys.js";
 import { positionOf } from "../game/seating.js";
 import { cardEl } from "../views/card.js";
 
@@ -32,17 +33,9 @@ export class Hand {
     const buttons = this.buttons();
     const index = buttons.indexOf(document.activeElement);
     if (index < 0) return;
-    const moves = {
-      ArrowRight: index + 1,
-      ArrowDown: index + 1,
-      ArrowLeft: index - 1,
-      ArrowUp: index - 1,
-      Home: 0,
-      End: buttons.length - 1,
-    };
-    if (!(event.key in moves)) return;
+    const target = arrowTarget(event.key, index, buttons.length);
+    if (target === null) return;
     event.preventDefault();
-    const target = Math.max(0, Math.min(buttons.length - 1, moves[event.key]));
     this.focus(buttons[target]);
   }
 

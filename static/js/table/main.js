@@ -3,6 +3,7 @@
 // and the player's choices go back over the socket.
 
 import { byId } from "../lib/dom.js";
+import { userGestureSeen } from "../lib/gesture.js";
 import { gettext } from "../lib/i18n.js";
 import { openSocket } from "../lib/socket.js";
 import { clockOffset } from "../game/clock.js";
@@ -18,6 +19,7 @@ import { Hand } from "./hand.js";
 import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
 import { CommitmentStore, Result } from "./result.js";
+import { Sounds } from "./sounds.js";
 
 // How long a finished trick stays in the middle before it is cleared.
 const TRICK_SHOWN_MS = 2500;
@@ -37,8 +39,11 @@ export function startTable(config, snapshot) {
   // Whether the move was the player's at the last redraw: a phone buzzes
   // when it becomes so.
   let wasMyTurn = false;
+  // The game's status at the last redraw: its end has a sound.
+  let lastStatus = state.snap.status;
 
   const notices = new Notices(byId("notices"));
+  const sounds = new Sounds(byId("sound-btn"));
   const bar = new Bar(
     {
       deal: byId("bar-deal"),
@@ -88,11 +93,12 @@ export function startTable(config, snapshot) {
         for (const reply of out.send) socket.send(reply);
         for (const notice of out.notices) {
           if (notice.kind === "error") notices.show(errorText(notice.code, notice.message), true);
-          else notices.show(eventText(notice.event, names));
+          else notices.show(eventText(notice.event, names, state.snap.you));
         }
         commitments.remember(state.snap.commitments);
         if (out.trick) {
           trickAt = Date.now();
+          sounds.play("trick");
           // Redraw when the finished trick should leave the middle.
           setTimeout(render, TRICK_SHOWN_MS + 50);
         }
@@ -191,20 +197,21 @@ export function startTable(config, snapshot) {
     if (mine && state.canAct() && keyboardHere && lost) {
       if (!prompt.focusFirstChoice()) hand.focusFirstLegal();
     }
-    if (mine && !wasMyTurn) buzz();
+    if (mine && !wasMyTurn) {
+      buzz();
+      sounds.play("turn");
+    }
     wasMyTurn = mine;
+    if (lastStatus === "playing" && snap.status !== "playing") sounds.play("end");
+    lastStatus = snap.status;
     tick();
   }
 
-  // The turn has come to the player: a phone buzzes.
+  // The turn has come to the player: a phone buzzes. Chromium refuses (and
+  // logs an error) before the page's first tap or key, so it is not asked.
   function buzz() {
-    if (navigator.vibrate) {
-      try {
-        navigator.vibrate(80);
-      } catch {
-        // Not allowed without a gesture first: fine.
-      }
-    }
+    if (!navigator.vibrate || !userGestureSeen()) return;
+    navigator.vibrate(80);
   }
 
   function renderButtons() {

@@ -5,6 +5,7 @@ import { el } from "../lib/dom.js";
 import { fmt, gettext, ngettext } from "../lib/i18n.js";
 import { NOMINAL, SYMBOL, cardText, isRed, suitName } from "../game/cards.js";
 import { LOW_SECONDS, secondsLeft } from "../game/clock.js";
+import { arrowTarget } from "../game/keys.js";
 
 export class Prompt {
   constructor(root, { names, send, cancelJoker }) {
@@ -13,6 +14,19 @@ export class Prompt {
     this.send = send; // send(action)
     this.cancelJoker = cancelJoker;
     this.timer = null;
+    root.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  // The arrow keys move between the choices (trump, bids, a joker's modes)
+  // as they move between the cards.
+  onKey(event) {
+    const buttons = [...this.root.querySelectorAll("button.choice:not([disabled])")];
+    const index = buttons.indexOf(document.activeElement);
+    if (index < 0) return;
+    const target = arrowTarget(event.key, index, buttons.length);
+    if (target === null) return;
+    event.preventDefault();
+    buttons[target].focus();
   }
 
   render(state) {
