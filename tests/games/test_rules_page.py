@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import services
 from games.engine.rules import PROFILES
 from tests.factories import UserFactory
+from tests.games.helpers import seat_user, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +78,13 @@ def test_the_lobby_form_and_the_table_link_to_the_rules(client):
 
     assert f'href="{reverse("games:rules-index")}"' in lobby
     assert f'href="{reverse("games:rules", args=["japanese"])}"' in page
+
+
+def test_a_game_being_played_links_to_its_rules(client):
+    game = start_game("georgian-club", people=1)
+    client.force_login(seat_user(game, 0))
+
+    page = client.get(reverse("games:table", args=[game.table_id])).content.decode()
+
+    assert 'id="live"' in page
+    assert f'href="{reverse("games:rules", args=["georgian-club"])}"' in page
