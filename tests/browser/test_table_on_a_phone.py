@@ -1,7 +1,8 @@
 """The live table on a phone, in Chromium with a touch screen: a person plays
-a whole nine-card deal by tapping, and at every move the hand, the prompt,
-trump, the trick and every seat are on the screen without scrolling; the
-page logs no console error (a phone's buzz waits for a first gesture).
+a whole nine-card deal (and a Japanese Joker deal, with its columns) by
+tapping, and at every move the hand, the prompt, trump, the trick and every
+seat are on the screen without scrolling; the page logs no console error (a
+phone's buzz waits for a first gesture).
 
 With PULKA_SCREENSHOT_DIR set (`make screenshots`), the bid at 360x740 and
 the card play at 390x844 are saved there as table-phone-bid.png and
