@@ -6,7 +6,9 @@ phone's buzz waits for a first gesture).
 
 With PULKA_SCREENSHOT_DIR set (`make screenshots`), the bid at 360x740 and
 the card play at 390x844 are saved there as table-phone-bid.png and
-table-phone-play.png: the pictures in docs/images/ come from this test.
+table-phone-play.png, and a Japanese card play at each size as
+table-phone-japanese-<size>.png: the pictures in docs/images/ come from
+this test.
 """
 
 from __future__ import annotations
@@ -319,14 +321,26 @@ def test_a_japanese_deal_by_tapping_on_a_phone(
         page.goto(f"/tables/{table_id}/")
         page.locator("#conn[data-state='online']").wait_for()
 
-        shots = {"failure": tmp_path / "failure.png"}
+        folder = Path(os.environ.get("PULKA_SCREENSHOT_DIR") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        size = f"{viewport['width']}x{viewport['height']}"
+        path = folder / f"table-phone-japanese-{size}.png"
+        shots = {"card": path, "failure": tmp_path / "failure.png"}
         moves = play_deal_by_tapping(page, shots)
+        assert path.exists()
 
         # 36 cards, 18 each: eight in the hand and two in each column.
         cards = [move for move in moves if move.startswith("card")]
         assert len(cards) == 18, moves
         # Face-up cards were tapped where they lie, in the columns.
         assert any(move.endswith("(column)") for move in cards), moves
+        # The autopilot goes on into the next deal: wait for the move to come
+        # back to the player, so that the server is still when the test's
+        # database is emptied.
+        page.wait_for_function(
+            "() => document.querySelector('#bar-deal').textContent.includes('2')"
+            " && document.querySelector('#prompt.yours')"
+        )
         assert errors == []
     finally:
         context.close()
