@@ -1,11 +1,14 @@
 """The live table on a phone, in Chromium with a touch screen: a person plays
-a whole nine-card deal by tapping, and at every move the hand, the prompt,
-trump, the trick and every seat are on the screen without scrolling; the
-page logs no console error (a phone's buzz waits for a first gesture).
+a whole nine-card deal (and a Japanese Joker deal, with its columns) by
+tapping, and at every move the hand, the prompt, trump, the trick and every
+seat are on the screen without scrolling; the page logs no console error (a
+phone's buzz waits for a first gesture).
 
 With PULKA_SCREENSHOT_DIR set (`make screenshots`), the bid at 360x740 and
 the card play at 390x844 are saved there as table-phone-bid.png and
-table-phone-play.png: the pictures in docs/images/ come from this test.
+table-phone-play.png, and a Japanese card play at each size as
+table-phone-japanese-<size>.png: the pictures in docs/images/ come from
+this test.
 """
 
 from __future__ import annotations
@@ -30,13 +33,15 @@ PHONES = [
 # What the page asks of the person now: the deal is over (a row in the
 # scoresheet), trump to name, a bid, a joker's mode, or a card.
 NEXT_STEP = """() => {
+  const PLAYABLE = "#hand button.card.legal:not(.unusable),"
+    + " #columns-bottom button.card.legal:not(.unusable)";
   if (document.querySelector("#scoresheet tr.deal-row")) return "over";
   const prompt = document.querySelector("#prompt.yours");
   if (!prompt) return null;
   if (prompt.querySelector("button.bid:not([disabled])")) return "bid";
   if (prompt.querySelector("button.trump-choice:not([disabled])")) return "trump";
   if (prompt.querySelector("button.choice:not([disabled])")) return "joker";
-  if (document.querySelector("#hand button.card.legal:not(.unusable)")) return "card";
+  if (document.querySelector(PLAYABLE)) return "card";
   return null;
 }"""
 
@@ -49,7 +54,11 @@ BOXES = """() => {
     if (!r.width && !r.height) return null;
     return { x: r.x, y: r.y, right: r.right, bottom: r.bottom, width: r.width };
   };
-  const cards = [...document.querySelectorAll("#hand button.card")];
+  // The player's cards: the hand, and in Japanese Joker the face-up cards
+  // of the player's columns.
+  const cards = [
+    ...document.querySelectorAll("#hand button.card, #columns-bottom button.card"),
+  ];
   // What a finger can tap of each card: the longest run of points, across
   // and down through the card's visible part, where the card is what is hit.
   const hits = (card, x, y) => {
@@ -88,6 +97,8 @@ BOXES = """() => {
     trump: box(document.querySelector("#felt .felt-trump")),
     trick: box(document.querySelector("#trick")),
     seats: [...document.querySelectorAll("#felt .seat")].map((s) => box(s)),
+    // Japanese Joker: the opponent's columns and the player's.
+    columns: [...document.querySelectorAll("#felt .columns-row")].map(box),
     played: [...document.querySelectorAll("#trick .card")].map((c) => box(c)),
   };
 }"""
@@ -138,7 +149,7 @@ def check_one_screen(boxes: dict, step: str) -> None:
     assert boxes["scrollY"] == 0, (step, boxes["scrollY"])
     for name in ("hand", "prompt", "trick"):
         assert boxes[name] and inside(boxes[name], viewport), (step, name, boxes)
-    for name in ("cards", "choices", "seats"):
+    for name in ("cards", "choices", "seats", "columns"):
         for box in boxes[name]:
             assert box and inside(box, viewport), (step, name, box, viewport)
     if step == "card":
@@ -162,8 +173,13 @@ def tap_move(page, step: str) -> str:
     if step != "card":
         target = page.locator("#prompt button.choice:not([disabled])").first
     else:
-        target = page.locator("#hand button.card.legal:not(.unusable)").first
+        target = page.locator(
+            "#hand button.card.legal:not(.unusable),"
+            " #columns-bottom button.card.legal:not(.unusable)"
+        ).first
     name = target.get_attribute("aria-label") or target.inner_text()
+    if target.evaluate("(node) => Boolean(node.closest('#columns-bottom'))"):
+        name = f"{name} (column)"
     target.tap()
     return name
 
@@ -267,6 +283,64 @@ def test_a_nine_card_deal_by_tapping_on_a_phone(
         )
         page.wait_for_function(NEXT_STEP)
         assert page.evaluate("() => window.tonesStarted") == 0
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("viewport", "shot"), PHONES)
+def test_a_japanese_deal_by_tapping_on_a_phone(
+    viewport, shot, browser, server, read_db, tmp_path
+):
+    """Two players, each with a hand and five columns: the hand, both rows
+    of columns, the trick, trump, both seats and the prompt on one screen
+    at every move, and every card the player may play (a face-up card of a
+    column too) at least 44 px to tap."""
+    username, table_id = open_table(read_db, "japanese", {})
+    context = browser.new_context(
+        base_url=server,
+        viewport=viewport,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
+    context.set_default_timeout(30_000)
+    context.add_init_script(COUNT_TONES)
+    try:
+        log_in(context.new_page(), username)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: message.type == "error" and errors.append(message.text),
+        )
+        page.goto(f"/tables/{table_id}/")
+        page.locator("#conn[data-state='online']").wait_for()
+
+        folder = Path(os.environ.get("PULKA_SCREENSHOT_DIR") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        size = f"{viewport['width']}x{viewport['height']}"
+        path = folder / f"table-phone-japanese-{size}.png"
+        shots = {"card": path, "failure": tmp_path / "failure.png"}
+        moves = play_deal_by_tapping(page, shots)
+        assert path.exists()
+
+        # 36 cards, 18 each: eight in the hand and two in each column.
+        cards = [move for move in moves if move.startswith("card")]
+        assert len(cards) == 18, moves
+        # Face-up cards were tapped where they lie, in the columns.
+        assert any(move.endswith("(column)") for move in cards), moves
+        # The autopilot goes on into the next deal: wait for the move to come
+        # back to the player, so that the server is still when the test's
+        # database is emptied.
+        page.wait_for_function(
+            "() => document.querySelector('#bar-deal').textContent.includes('2')"
+            " && document.querySelector('#prompt.yours')"
+        )
         assert errors == []
     finally:
         context.close()
