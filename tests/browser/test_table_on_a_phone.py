@@ -169,6 +169,38 @@ def check_one_screen(boxes: dict, step: str) -> None:
         assert box["width"] >= MIN_TAP, (step, "a choice too narrow to tap", box)
 
 
+def phone_context(browser, server: str, viewport: dict):
+    """A phone's browser: touch, a small screen, the notes counted."""
+    context = browser.new_context(
+        base_url=server,
+        viewport=viewport,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
+    context.set_default_timeout(30_000)
+    context.add_init_script(COUNT_TONES)
+    return context
+
+
+def open_table_page(context, username: str, table_id: int):
+    """The table's page, online, and the list its page errors and console
+    errors go to. Signed in on a page of its own: the table's tab has seen
+    no tap."""
+    log_in(context.new_page(), username)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and errors.append(message.text),
+    )
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#conn[data-state='online']").wait_for()
+    return page, errors
+
+
 def tap_move(page, step: str) -> str:
     if step != "card":
         target = page.locator("#prompt button.choice:not([disabled])").first
@@ -230,34 +262,13 @@ def test_a_nine_card_deal_by_tapping_on_a_phone(
     viewport, shot, browser, server, read_db, tmp_path
 ):
     username, table_id = open_table(read_db, "georgian-club", {"schedule": "nines"})
-    context = browser.new_context(
-        base_url=server,
-        viewport=viewport,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="en-US",
-    )
-    context.set_default_timeout(30_000)
-    context.add_init_script(COUNT_TONES)
+    context = phone_context(browser, server, viewport)
     try:
-        # Signed in on a page of its own: the table's tab has seen no tap.
-        log_in(context.new_page(), username)
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message: message.type == "error" and errors.append(message.text),
-        )
-        page.goto(f"/tables/{table_id}/")
-        page.locator("#conn[data-state='online']").wait_for()
+        page, errors = open_table_page(context, username, table_id)
 
         folder = Path(os.environ.get("PULKA_SCREENSHOT_DIR") or tmp_path)
         folder.mkdir(parents=True, exist_ok=True)
         step = "bid" if shot == "bid" else "card"
-        if shot == "landscape":
-            path = tmp_path / "table-phone-landscape.png"
         path = folder / f"table-phone-{shot}.png"
         shots = {step: path, "failure": tmp_path / "failure.png"}
         moves = play_deal_by_tapping(page, shots)
@@ -299,27 +310,9 @@ def test_a_japanese_deal_by_tapping_on_a_phone(
     at every move, and every card the player may play (a face-up card of a
     column too) at least 44 px to tap."""
     username, table_id = open_table(read_db, "japanese", {})
-    context = browser.new_context(
-        base_url=server,
-        viewport=viewport,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="en-US",
-    )
-    context.set_default_timeout(30_000)
-    context.add_init_script(COUNT_TONES)
+    context = phone_context(browser, server, viewport)
     try:
-        log_in(context.new_page(), username)
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message: message.type == "error" and errors.append(message.text),
-        )
-        page.goto(f"/tables/{table_id}/")
-        page.locator("#conn[data-state='online']").wait_for()
+        page, errors = open_table_page(context, username, table_id)
 
         folder = Path(os.environ.get("PULKA_SCREENSHOT_DIR") or tmp_path)
         folder.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,8 @@
 // received when the deal began. A record whose cards were changed afterwards
 // fails it.
 
-import { fmt, gettext, ngettext } from "../lib/i18n.js";
+import { gettext } from "../lib/i18n.js";
+import { showDealCheck } from "../game/deal_check.js";
 
 export async function checkRecordDeals(box, record) {
   const fairness = globalThis.PulkaFairness;
@@ -14,27 +15,5 @@ export async function checkRecordDeals(box, record) {
   const { reveal, commitments } = fairness.revealFromRecord(record);
   const check = await fairness.verifyDeals({ reveal, commitments, record });
   box.dataset.verified = check.ok ? "yes" : "no";
-  if (check.ok) {
-    box.classList.add("ok");
-    box.textContent =
-      "✔ " +
-      fmt(
-        ngettext(
-          "The deal is verified: its cards were fixed before play began.",
-          "All %s deals verified: their cards were fixed before play began.",
-          check.count,
-        ),
-        check.count,
-      );
-    return;
-  }
-  const reasons = {
-    missing: gettext("no commitment or reveal"),
-    hash: gettext("the cards do not hash to the commitment"),
-    preimage: gettext("the revealed text is not readable"),
-    cards: gettext("the cards differ from the game record"),
-  };
-  box.classList.add("failed");
-  box.textContent =
-    "✘ " + check.failures.map((f) => fmt(gettext("Deal %s: %s"), f.deal + 1, reasons[f.reason])).join("; ");
+  showDealCheck(box, check);
 }

@@ -1,6 +1,7 @@
 // The result once the game is over: places, points and coins, and the check
 // that every deal's cards were fixed before play (static/js/fairness.js).
 
+import { showDealCheck } from "../game/deal_check.js";
 import { el } from "../lib/dom.js";
 import { fmt, gettext, ngettext } from "../lib/i18n.js";
 
@@ -73,29 +74,7 @@ export class Result {
       const first = this.commitments();
       const commitments = (snap.commitments || []).map((hash, i) => first[i] || hash);
       const check = await globalThis.PulkaFairness.verifyDeals({ reveal: snap.reveal, commitments, record });
-      if (check.ok) {
-        box.classList.add("ok");
-        box.textContent =
-          "✔ " +
-          fmt(
-            ngettext(
-              "The deal is verified: its cards were fixed before play began.",
-              "All %s deals verified: their cards were fixed before play began.",
-              check.count,
-            ),
-            check.count,
-          );
-      } else {
-        const reasons = {
-          missing: gettext("no commitment or reveal"),
-          hash: gettext("the cards do not hash to the commitment"),
-          preimage: gettext("the revealed text is not readable"),
-          cards: gettext("the cards differ from the game record"),
-        };
-        box.classList.add("failed");
-        box.textContent =
-          "✘ " + check.failures.map((f) => fmt(gettext("Deal %s: %s"), f.deal + 1, reasons[f.reason])).join("; ");
-      }
+      showDealCheck(box, check);
     } catch {
       this.verifying = false;
       box.textContent = gettext("The deals could not be checked right now.");
