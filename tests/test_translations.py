@@ -330,6 +330,7 @@ SOURCES = [
     "games",
     "matchmaking",
     "ratings",
+    "social",
     "tournaments",
     "templates",
     "static/js",

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "accounts",
     "coins",
     "matchmaking",
+    "social",
 ]
 
 MIDDLEWARE = [

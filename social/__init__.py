@@ -1,0 +1,2 @@
+"""Players among themselves: blocks, friends and their presence,
+invitations to a table (docs/social.md)."""
