@@ -22,7 +22,8 @@ from ratings.models import Rating
 from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
-from tournaments.standings import seat_of_user, standings
+from tournaments.selectors import seat_of_user
+from tournaments.standings import standings
 
 from .support import (
     make_tournament,
