@@ -1,4 +1,4 @@
-"""Tables, seats, games and their append-only event records; bans."""
+"""Tables, seats, games and their append-only event records."""
 
 from __future__ import annotations
 
@@ -323,40 +323,6 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} v{self.version}: {self.kind}"
-
-
-class Ban(models.Model):
-    """An operator's ban of a player: whom, by whom, why and when.
-
-    The ban itself is the account turned inactive (``services.bans``): Django
-    refuses inactive users at login, and the live-play sockets refuse them
-    too. This row is the record of the decision.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="bans",
-        verbose_name=_("player"),
-    )
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("by"),
-    )
-    reason = models.TextField(_("reason"))
-    created_at = models.DateTimeField(_("when"), default=timezone.now)
-
-    class Meta:
-        verbose_name = _("ban")
-        verbose_name_plural = _("bans")
-        ordering = ["-created_at", "-id"]
-        permissions = [("ban_user", "Can ban players")]
-
-    def __str__(self) -> str:
-        return f"{self.user} ({self.created_at:%Y-%m-%d})"
 
 
 class HandsRead(models.Model):

@@ -17,11 +17,11 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
+from accounts.bans import user_ban
 from config.asgi import application
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
-from games.services.bans import user_ban
 from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import (
     SITE_HEADERS,
