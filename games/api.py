@@ -113,7 +113,7 @@ class GameDetailView(generics.RetrieveAPIView):
 )
 class GameRecordView(generics.GenericAPIView):
     """The game record in the RECORD.md format: every deal's cards and every
-    action, as ``python -m games.engine.replay`` reads it, and each deal's
+    action, as ``python -m joker.replay`` reads it, and each deal's
     commitment and salt (docs/engine.md). Published once the game is over;
     404 while it is being played."""
 

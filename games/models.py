@@ -10,11 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name
-from games.engine import apply, make_rules
-from games.engine.actions import Deal, action_from_json
-from games.engine.codec import state_from_json
-from games.engine.rules import PROFILE_NAMES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
+from joker import apply, make_rules
+from joker.actions import Deal, action_from_json
+from joker.codec import state_from_json
+from joker.rules import PROFILE_NAMES
 
 PROFILE_CHOICES = list(PROFILE_NAMES.items())
 
@@ -299,7 +299,7 @@ class GameEvent(models.Model):
     cause = models.CharField(max_length=16, choices=Cause.choices, default=Cause.PLAYER)
     # The record form of the action (RECORD.md); a deal's index for deals.
     action = models.JSONField(null=True, blank=True)
-    # What everyone may know about the step (games.engine.events).
+    # What everyone may know about the step (joker.events).
     public = models.JSONField(default=list)
     # The player's own id for the action (docs/protocol.md): a resend with
     # the same id is answered from this row and applied at most once.

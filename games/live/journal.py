@@ -34,8 +34,6 @@ from django.db.models import Q
 from psycopg.types.json import Jsonb
 
 from games import rows, signals
-from games.engine.actions import action_from_json
-from games.engine.codec import state_from_json, state_to_json
 from games.live.game import (
     FINISHED,
     LiveGame,
@@ -45,6 +43,8 @@ from games.live.game import (
     timeouts_after,
 )
 from games.models import DealRecord, Game, GameEvent, Seat, Table, replay_events
+from joker.actions import action_from_json
+from joker.codec import state_from_json, state_to_json
 
 logger = logging.getLogger(__name__)
 

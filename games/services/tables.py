@@ -9,11 +9,11 @@ from django.utils import timezone
 from accounts import farming
 from config.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
-from games.engine import BadRecord, make_rules, new_game
-from games.engine.codec import state_to_json
-from games.engine.shuffle import draw_first_dealer
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
+from joker import BadRecord, make_rules, new_game
+from joker.codec import state_to_json
+from joker.shuffle import draw_first_dealer
 
 from . import notify
 from .play import change_game

@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from games.engine import apply, legal_actions, make_rules, new_game
-from games.engine.bots import LEVELS, IsmctsBot, autopilot_action, play_game
-from games.engine.bots.ismcts import (
+from joker import apply, legal_actions, make_rules, new_game
+from joker.bots import LEVELS, IsmctsBot, autopilot_action, play_game
+from joker.bots.ismcts import (
     _Candidates,
     _distinct_plays,
     _Premiums,
 )
-from games.engine.shuffle import deal_cards
+from joker.shuffle import deal_cards
 from tests.engine.notation import mid_deal, token
 from tests.engine.test_bots import (
     PROFILE_IDS,

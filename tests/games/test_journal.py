@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from accounts.services import profile_update
 from games import rows, selectors, services
-from games.engine import apply, new_game
 from games.live import journal
 from games.models import Game, GameEvent, Seat, Table
+from joker import apply, new_game
 from tests.games.helpers import (
     first_legal,
     move,
@@ -54,7 +54,7 @@ def test_seats_come_in_order_with_the_names_shown_at_the_table(db):
 
 def _turn_step(live):
     """The step of the seat to move playing its first legal choice."""
-    from games.engine import legal_actions
+    from joker import legal_actions
 
     action = legal_actions(live.state)[0]
     return live._step(action, cause="player", now=timezone.now())
