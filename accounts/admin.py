@@ -25,8 +25,8 @@ from django.utils.translation import ngettext
 from accounts.bans import user_ban
 from accounts.lockout import lockout_lift
 from accounts.models import Ban, Profile, SharedAddress
-from config.admin import ReadOnlyAdmin
-from config.errors import ApplicationError
+from common.admin import ReadOnlyAdmin
+from common.errors import ApplicationError
 
 User = get_user_model()
 

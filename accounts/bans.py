@@ -18,7 +18,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.models import Ban
-from config.errors import NotAllowed
+from common.errors import NotAllowed
 
 # A player was banned just now. Arguments: ``user`` (locked in the ban's
 # transaction, not yet committed). Receivers write in that transaction, so

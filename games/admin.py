@@ -23,8 +23,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin import ReadOnlyAdmin
-from config.errors import ApplicationError
+from common.admin import ReadOnlyAdmin
+from common.errors import ApplicationError
 from games.models import DealRecord, Game, GameEvent, HandsRead, Seat, Table
 from games.services.annul import game_annul
 

@@ -20,7 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import ErrorSerializer
+from common.api_errors import ErrorSerializer
 from games import selectors
 from games.models import Game, Seat
 from games.serializers import (

@@ -326,6 +326,7 @@ def test_russian_seconds_agree_with_their_number():
 SOURCES = [
     "accounts",
     "coins",
+    "common",
     "config",
     "games",
     "matchmaking",

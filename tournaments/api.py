@@ -31,8 +31,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import ErrorSerializer
-from config.pagination import Pagination
+from common.api_errors import ErrorSerializer
+from common.pagination import Pagination
 from tournaments import selectors, services
 from tournaments.models import Entry, Format, Tournament
 from tournaments.serializers import (

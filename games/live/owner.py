@@ -29,7 +29,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games.errors import NotPlaying, Unavailable
 from games.live import bot_pool, broadcast, journal, thinking
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step

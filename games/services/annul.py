@@ -22,7 +22,7 @@ from django.utils import timezone
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
-from config.errors import NotAllowed, NotFound
+from common.errors import NotAllowed, NotFound
 from games import signals
 from games.live import journal, relay
 from games.models import Game

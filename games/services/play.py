@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import NotAllowed, NotFound
+from common.errors import NotAllowed, NotFound
 from games.live import journal, relay, thinking
 from games.live.game import PLAYER, LiveGame, Step
 from games.models import Game

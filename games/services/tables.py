@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import farming
-from config.errors import ApplicationError, NotAllowed, NotFound
+from common.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN

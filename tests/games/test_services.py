@@ -9,7 +9,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from config.errors import ApplicationError, NotAllowed, NotFound
+from common.errors import ApplicationError, NotAllowed, NotFound
 from games import services
 from games.errors import NotPlaying, StaleVersion
 from games.fairness import digest

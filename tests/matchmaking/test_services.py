@@ -8,8 +8,8 @@ from django_celery_beat.schedulers import DatabaseScheduler
 
 from accounts.bans import user_ban
 from coins import services as coins
+from common.errors import ApplicationError
 from config.celery import app as celery_app
-from config.errors import ApplicationError
 from games import services as games
 from games import stakes
 from games.models import Game, Seat, Table

@@ -15,7 +15,7 @@ import pytest
 from django.test import TestCase
 
 from coins import services as coins
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games import services as games
 from games.models import Game, GameEvent, Seat
 from ratings.models import Rating

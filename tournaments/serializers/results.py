@@ -6,7 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from accounts.serializers import PlayerSerializer
-from config.api_errors import refusal_serializer
+from common.api_errors import refusal_serializer
 
 from .fields import COIN_HELP, EntryStatusField, TournamentStatusField
 
