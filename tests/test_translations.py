@@ -328,6 +328,7 @@ SOURCES = [
     "coins",
     "common",
     "config",
+    "demo",
     "games",
     "matchmaking",
     "ratings",

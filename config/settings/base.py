@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "coins",
     "matchmaking",
     "social",
+    # Last: it seeds every app above (manage.py seed_demo).
+    "demo",
 ]
 
 MIDDLEWARE = [

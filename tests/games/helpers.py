@@ -18,8 +18,8 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from demo.games import person_move
 from games import selectors, services
-from games.demo import person_move
 from games.models import Game, GameEvent, Seat
 from joker import apply, new_game
 from joker.actions import action_from_json
