@@ -50,8 +50,8 @@ from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
 from joker.actions import Bid, NameTrump, PlayCard  # noqa: E402
 from joker.bots.autopilot import autopilot_action  # noqa: E402
 from joker.bots.bitdeal import BitDeal  # noqa: E402
-from joker.bots.ismcts import _Scorers  # noqa: E402
 from joker.bots.montecarlo import Knowledge  # noqa: E402
+from joker.bots.results import Scorers  # noqa: E402
 from joker.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
 from joker.shuffle import deal_from_deck  # noqa: E402
 from joker.state import BID, DEAL, OVER, TRUMP  # noqa: E402
@@ -185,7 +185,7 @@ if pyspiel is not None:
         @classmethod
         def from_engine(cls, game, state, deal_actions):
             """A state at a decision of a real game, the horizon one deal."""
-            return cls(game, state, deal_actions, (), _Scorers(state))
+            return cls(game, state, deal_actions, (), Scorers(state))
 
         def __deepcopy__(self, memo):
             # The engine state is an immutable value: clones share it.
@@ -228,7 +228,7 @@ if pyspiel is not None:
                     self.engine = apply(state, deal)
                     self.order = []
                     self.deal_actions = []
-                    self.scorers = _Scorers(self.engine)
+                    self.scorers = Scorers(self.engine)
                 return
             action = engine_action(state, number)
             self.engine = apply(state, action)

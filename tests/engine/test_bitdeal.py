@@ -14,14 +14,8 @@ from joker.actions import PlayCard
 from joker.bots import autopilot_action
 from joker.bots.autopilot import choose_bid as card_choose_bid
 from joker.bots.autopilot import estimate_tricks as card_estimate
-from joker.bots.bitdeal import (
-    BitDeal,
-    card_of,
-    mask_of,
-    play_code,
-    play_of,
-    trump_index,
-)
+from joker.bots.bitdeal import BitDeal
+from joker.bots.bits import card_of, mask_of, play_code, play_of, trump_index
 from joker.bots.bitsample import (
     DealSampler,
     choose_bid,
