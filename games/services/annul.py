@@ -24,7 +24,7 @@ from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
 from common.errors import NotAllowed, NotFound
 from games import signals
-from games.live import journal, relay
+from games.live import journal, loading, relay
 from games.models import Game
 from games.stakes import escrow_ref
 from ratings import services as ratings
@@ -54,7 +54,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
         if game.status == Game.Status.PLAYING:
             # Stopped with an abort event, as a game called off is; the
             # owner is told to read it again.
-            live = journal.load(game_id)
+            live = loading.load(game_id)
             stop = live.decide_abort(None, now)
             journal.write_sync(live, stop)
             reload = {"kind": "reload", "version": stop.version}
