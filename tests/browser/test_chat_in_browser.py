@@ -9,11 +9,16 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
+from chat import services as chat_services
+from chat.selectors import table_room
 from games import services
+from games.models import Game
 from tests.browser.test_table_on_a_phone import open_table_page, phone_context
 from tests.browser.test_table_page import log_in
 from tests.factories import DEFAULT_PASSWORD
+from tests.games.helpers import play_out
 
 SCRIPT = "<script>alert(1)</script>"
 IMAGE = "<img src=x onerror=alert(1)>"
@@ -190,3 +195,41 @@ def test_the_lobby_chat_at_360(table, browser, server):
         assert page.evaluate(NO_SIDEWAYS)
     finally:
         phone.close()
+
+
+def test_the_replay_shows_the_chat_beside_the_moves(table, browser, server, read_db):
+    (nino, giorgi, tamar), table_id = table
+
+    def talk_and_finish():
+        game = Game.objects.get(table_id=table_id)
+        users = {u.username: u for u in get_user_model().objects.all()}
+        for name, seat, text in [
+            (nino, 0, "gl"),
+            (tamar, None, SCRIPT),
+            (giorgi, 1, IMAGE),
+        ]:
+            chat_services.message_post(
+                author_id=users[name].pk,
+                room=table_room(game.pk, seat),
+                text=text,
+                now=timezone.now(),
+            )
+        play_out(game.pk)
+        return game.pk
+
+    game_id = read_db(talk_and_finish)
+    context = desktop(browser, server)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"/games/{game_id}/replay/")
+        lines = page.locator("#replay-chat .chat-line")
+        lines.first.wait_for()
+        assert lines.locator(".chat-text").all_inner_texts() == ["gl", SCRIPT, IMAGE]
+        assert lines.nth(1).get_attribute("class") == "chat-line chat-spectator"
+        assert lines.nth(1).locator(".chat-tag").inner_text() == "spectator"
+        assert page.locator("#replay-chat img, #replay-chat script").count() == 0
+        assert errors == []
+    finally:
+        context.close()
