@@ -325,6 +325,7 @@ def test_russian_seconds_agree_with_their_number():
 
 SOURCES = [
     "accounts",
+    "chat",
     "coins",
     "common",
     "config",

@@ -8,6 +8,7 @@ tests/live/test_documented_codes.py."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 import pytest_asyncio
@@ -16,12 +17,15 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from accounts.bans import user_ban
+from chat.models import ChatMute
 from config.asgi import application
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
+from social.services import block_create
 from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import (
     SITE_HEADERS,
@@ -345,7 +349,55 @@ def _events_refused(refused: bool) -> None:
             cursor.execute("DROP FUNCTION IF EXISTS test_refuse_event() CASCADE")
 
 
+def chat(**fields) -> str:
+    return json.dumps({"type": "chat", "id": "c1", **fields})
+
+
+def chat_refusal(prepare=None, message: str | None = None):
+    """The error a chat message gets at the table (from the declarer) or
+    in the lobby (from a new player), after ``prepare(settings_, user)``."""
+
+    async def produce(settings_, template=GAME_SOCKET) -> str:
+        if template == GAME_SOCKET:
+            game, user, other = await a_match()
+            path = f"/ws/games/{game.pk}/"
+        else:
+            path, user, other = template, await db(UserFactory)(), None
+        if prepare is not None:
+            await db(prepare)(settings_, user, other)
+        socket = await open_at(path, cookie_of(await browser(user)))
+        return await error_after(socket, message or chat(text="hi"))
+
+    return produce
+
+
+def _flooded(settings_, user, other):
+    settings_.PULKA_CHAT_MESSAGES = 0
+
+
+def _muted(settings_, user, other):
+    until = timezone.now() + timedelta(hours=1)
+    ChatMute.objects.create(user=user, until=until, created_at=timezone.now())
+
+
+def _blocked(settings_, user, other):
+    block_create(blocker_id=other.pk, blocked_id=user.pk)
+
+
+CHAT_ERRORS = {
+    "chat_empty": chat_refusal(message=chat(text=" ")),
+    "chat_too_long": chat_refusal(message=chat(text="x" * 301)),
+    "unknown_phrase": chat_refusal(message=chat(phrase="gg_ez")),
+    "chat_flood": chat_refusal(_flooded),
+    "muted": chat_refusal(_muted),
+    "not_found": chat_refusal(
+        message=json.dumps({"type": "chat_report", "id": "r", "message": 987654})
+    ),
+}
+
 ERRORS = {
+    **CHAT_ERRORS,
+    "blocked": chat_refusal(_blocked),
     "too_large": sent(json.dumps({"type": "ping", "pad": "x" * 4096})),
     "rate_limited": rate_limited,
     "bad_json": sent("{not json"),
@@ -365,13 +417,25 @@ ERRORS = {
 }
 
 
-async def quickplay_bad_message(settings_, template) -> str:
+async def bad_message(settings_, template) -> str:
     socket = await open_at(template, cookie_of(await browser()))
-    await socket.comm.send_to(text_data="{oops")
+    # The lobby reads only chat messages: anything else is a ping.
+    lobby = template == "/ws/lobby/"
+    await socket.comm.send_to(text_data=chat(text=5) if lobby else "{oops")
     return json.loads(await socket.comm.receive_from(5))["code"]
 
 
-OTHER_ERRORS = {"rate_limited": rate_limited, "bad_message": quickplay_bad_message}
+async def anonymous_chat(settings_, template) -> str:
+    assert template == "/ws/lobby/", "only the lobby is open to anonymous readers"
+    return await error_after(await open_at(template), chat(text="hi"))
+
+
+OTHER_ERRORS = {
+    "rate_limited": rate_limited,
+    "bad_message": bad_message,
+    "not_allowed": anonymous_chat,
+    **CHAT_ERRORS,
+}
 
 
 # The walk

@@ -14,6 +14,7 @@ import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
 import { TableState } from "../game/state.js";
 import { renderSheet } from "../views/scoresheet.js";
 import { Bar } from "./bar.js";
+import { tableChat } from "./chat.js";
 import { Felt } from "./felt.js";
 import { Hand } from "./hand.js";
 import { Notices } from "./notices.js";
@@ -78,6 +79,8 @@ export function startTable(config, snapshot) {
   const sheetBox = byId("scoresheet");
   const buttons = { resign: byId("resign-btn"), abort: byId("abort-btn") };
 
+  // The chat takes its own frames before the game's state sees them.
+  let chat = null;
   const socket = openSocket(
     config.ws_path,
     {
@@ -89,6 +92,7 @@ export function startTable(config, snapshot) {
         if (reopened) socket.send(state.reopened());
       },
       message: (message) => {
+        if (chat && chat.receive(message)) return;
         const out = state.receive(message, Date.now());
         for (const reply of out.send) socket.send(reply);
         for (const notice of out.notices) {
@@ -118,6 +122,7 @@ export function startTable(config, snapshot) {
     // the client does the same the other way round.
     { finalCodes: FINAL_CODES, silence: 15000 },
   );
+  chat = tableChat(snapshot, (message) => socket.send(message));
 
   function sendAction(action) {
     const message = state.act(action, Date.now());
