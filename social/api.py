@@ -28,16 +28,15 @@ from social import selectors, services
 USERNAME_HELP = "A player's username."
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerNameSerializer(serializers.Serializer):
     username = serializers.CharField()
     name = serializers.CharField(help_text="The name shown at tables.")
 
 
 class TablePlaceSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="table")
-    status = serializers.ChoiceField(
-        choices=["open", "playing"],
-        help_text="open: waiting for players; playing: its game is on.",
+    playing = serializers.BooleanField(
+        help_text="Its game is on; false while it waits for players."
     )
     url = serializers.CharField(help_text="The table's page.")
 
@@ -91,11 +90,8 @@ class InvitationSerializer(serializers.Serializer):
     profile = serializers.CharField(help_text="The table's rule profile.")
     ranked = serializers.BooleanField()
     stake = serializers.IntegerField(help_text="Domino Coin per seat (never money).")
-    sender = PlayerSerializer(source="from")
-    to = PlayerSerializer()
-    status = serializers.ChoiceField(
-        choices=["pending", "accepted", "declined", "withdrawn", "expired"]
-    )
+    sender = PlayerNameSerializer(source="from")
+    to = PlayerNameSerializer()
     expires_at = serializers.DateTimeField()
 
 

@@ -49,9 +49,11 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
         self.group = notify.me_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json(await database_sync_to_async(_hello)(user.pk))
+        # Counted before the hello, so that a hello means "online".
         self.counted = True
-        if await _heard(user.pk, self.channel_name, now=time.time()):
+        came = await _heard(user.pk, self.channel_name, now=time.time())
+        await self.send_json(await database_sync_to_async(_hello)(user.pk))
+        if came:
             await self.tell_friends(user.pk)
 
     async def disconnect(self, code):
@@ -79,8 +81,10 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
                 "unknown_type", f"unknown type {message['type'][:64]!r}"
             )
             return
+        # Recorded before the answer, so that a pong means "counted".
+        back = await _heard(self.user_id, self.channel_name, now=time.time())
         await self.send_json({"type": "pong"})
-        if await _heard(self.user_id, self.channel_name, now=time.time()):
+        if back:
             # Out of time before this ping (a long pause): online again.
             await self.tell_friends(self.user_id)
 

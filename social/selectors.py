@@ -110,7 +110,7 @@ class TablePlace:
     """A table a friend is seated at, as the viewer may see it."""
 
     table: int
-    status: str
+    playing: bool
     url: str
 
 
@@ -142,7 +142,7 @@ def tables_of(user_ids, *, viewer_id: int) -> dict[int, TablePlace]:
     return {
         user_id: TablePlace(
             table=table_id,
-            status=status,
+            playing=status == Table.Status.PLAYING,
             url=reverse("games:table", args=[table_id]),
         )
         for user_id, table_id, status in seats
@@ -226,7 +226,6 @@ def invitation_json(invitation: Invitation) -> dict:
             "username": invitation.invitee.get_username(),
             "name": display_name(invitation.invitee),
         },
-        "status": invitation.status,
         "expires_at": invitation.expires_at.isoformat(),
     }
 

@@ -365,13 +365,23 @@ ERRORS = {
 }
 
 
-async def quickplay_bad_message(settings_, template) -> str:
-    socket = await open_at(template, cookie_of(await browser()))
-    await socket.comm.send_to(text_data="{oops")
-    return json.loads(await socket.comm.receive_from(5))["code"]
+def sent_to_another(text: str):
+    """An error produced by ``text`` on a socket of ``template``, signed in."""
+
+    async def produce(settings_, template) -> str:
+        socket = await open_at(await existing(template), cookie_of(await browser()))
+        return await error_after(socket, text)
+
+    return produce
 
 
-OTHER_ERRORS = {"rate_limited": rate_limited, "bad_message": quickplay_bad_message}
+OTHER_ERRORS = {
+    "rate_limited": rate_limited,
+    "bad_message": sent_to_another('["ping"]'),
+    "bad_json": sent_to_another("{oops"),
+    "unknown_type": sent_to_another('{"type": "dance"}'),
+    "too_large": sent_to_another(json.dumps({"type": "ping", "pad": "x" * 4096})),
+}
 
 
 # The walk
