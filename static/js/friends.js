@@ -56,9 +56,21 @@ async function refresh() {
   for (const friend of friends) draw(shown.get(friend.username), friend);
 }
 
+// A friend going from one page to the next closes one socket and opens
+// another: offline and online again within a moment. One read a second
+// after the news sees where they ended up.
+let pending = null;
+function refreshSoon() {
+  if (pending) return;
+  pending = setTimeout(() => {
+    pending = null;
+    refresh();
+  }, 1000);
+}
+
 document.addEventListener("pulka:me", (event) => {
   const type = event.detail.type;
-  if (type === "friends") refresh();
+  if (type === "friends") refreshSoon();
   else if (type === "friend_request") window.location.reload();
 });
 setInterval(refresh, EVERY_MS);
