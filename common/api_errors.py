@@ -67,6 +67,24 @@ API_ERRORS: dict[str, tuple[int, str]] = {
     "registered": (409, "already registered for the tournament"),
     "not_registered": (409, "not registered for the tournament"),
     "not_finished": (409, "the tournament's results are published when it is over"),
+    "blocked": (
+        409,
+        "friends: one of the two players has blocked the other (no friend "
+        "request or invitation passes between them)",
+    ),
+    "yourself": (409, "friends: the player named is you"),
+    "already_friends": (409, "friends: you are friends already"),
+    "already_requested": (409, "friends: your request waits for an answer"),
+    "not_friends": (409, "friends: you are not friends (only friends are invited)"),
+    "not_seated": (409, "invitations: you have no seat at the table"),
+    "no_free_seat": (409, "invitations: the table has no free seat, or its game began"),
+    "already_seated": (409, "invitations: the friend is seated at the table already"),
+    "invited_already": (409, "invitations: the friend's invitation there is open"),
+    "invitation_over": (
+        409,
+        "invitations: answered, expired, withdrawn, or its seats are taken",
+    ),
+    "too_many_invitations": (429, "invitations: more than six in a minute"),
     "throttled": (429, "too many requests: `Retry-After` says when to try again"),
     "locked_out": (
         429,

@@ -47,6 +47,8 @@ class ApiRootView(APIView):
                 "wallet": link("wallet"),
                 "pools": link("pool-list"),
                 "tournaments": link("tournament-list"),
+                "friends": link("friend-list"),
+                "invitations": link("invitation-list"),
                 "schema": link("schema"),
                 "docs": link("docs"),
             }
@@ -102,6 +104,7 @@ urlpatterns = [
     path("wallet/", include("coins.api")),
     path("pools/", include("matchmaking.api")),
     path("tournaments/", include("tournaments.api")),
+    path("", include("social.api")),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", DocsView.as_view(url_name="api:schema"), name="docs"),
 ]

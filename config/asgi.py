@@ -24,6 +24,7 @@ from games.live.lifespan import lifespan  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
+from social.routing import websocket_urlpatterns as me  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E402
 
 # Every request and socket first gets its client's address and scheme, as
@@ -37,7 +38,7 @@ application = ProtocolTypeRouter(
             AllowedOriginsOnly(
                 FloodGate(
                     AuthMiddlewareStack(
-                        URLRouter(websocket_urlpatterns + quickplay + tournaments)
+                        URLRouter(websocket_urlpatterns + quickplay + tournaments + me)
                     )
                 )
             )

@@ -23,6 +23,7 @@ urlpatterns = [
     path("coins/", include("coins.urls")),
     path("play/", include("matchmaking.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("friends/", include("social.urls")),
     path("api/v1/", include("config.api")),
     # Sign-in pages for the browsable API.
     path("api/v1/auth/", include("rest_framework.urls")),

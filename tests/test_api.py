@@ -21,6 +21,8 @@ def test_api_root_lists_entry_points(api_client):
         "wallet",
         "pools",
         "tournaments",
+        "friends",
+        "invitations",
         "schema",
         "docs",
     }

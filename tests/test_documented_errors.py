@@ -13,8 +13,12 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from common.api_errors import API_ERRORS
+from games.services import tables as table_services
+from social.errors import INVITATIONS_PER_MINUTE
+from social.services import block_create
 from tests.factories import UserFactory
 from tests.ranked.helpers import established, ranked_game, take_coins
+from tests.social.helpers import befriend, open_table
 from tests.tournaments.support import make_tournament, register_all, start_now
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +120,98 @@ def registration_over():
     return on_tournament("register", tournament)
 
 
+def friends_pair():
+    """Two new players who are friends, and a client of the first."""
+    nino, giorgi = UserFactory(), UserFactory()
+    befriend(nino, giorgi)
+    return nino, giorgi, signed_in(nino)
+
+
+def ask(client: Client, username: str):
+    return client.post(
+        "/api/v1/friends/requests/",
+        {"username": username},
+        content_type="application/json",
+    )
+
+
+def invite(client: Client, table, username: str):
+    return client.post(
+        "/api/v1/invitations/",
+        {"table": table.pk, "username": username},
+        content_type="application/json",
+    )
+
+
+def asked_across_a_block():
+    nino, giorgi = UserFactory(), UserFactory()
+    block_create(blocker_id=giorgi.pk, blocked_id=nino.pk)
+    return ask(signed_in(nino), giorgi.username)
+
+
+def asked_twice():
+    client, other = signed_in(), UserFactory()
+    assert ask(client, other.username).status_code == 201
+    return ask(client, other.username)
+
+
+def asked_a_friend():
+    _, giorgi, client = friends_pair()
+    return ask(client, giorgi.username)
+
+
+def asked_oneself():
+    user = UserFactory()
+    return ask(signed_in(user), user.username)
+
+
+def invited_to_a_table_elsewhere():
+    _, giorgi, client = friends_pair()
+    return invite(client, open_table(UserFactory()), giorgi.username)
+
+
+def invited_to_a_full_table():
+    nino, giorgi, client = friends_pair()
+    table = open_table(nino, profile="japanese")
+    table_services.seat_add_bot(table_id=table.pk, user=nino, number=1)
+    return invite(client, table, giorgi.username)
+
+
+def invited_a_friend_seated_there():
+    nino, giorgi, client = friends_pair()
+    table = open_table(nino)
+    table_services.seat_take(table_id=table.pk, user=giorgi, number=1)
+    return invite(client, table, giorgi.username)
+
+
+def invited_twice():
+    nino, giorgi, client = friends_pair()
+    table = open_table(nino)
+    assert invite(client, table, giorgi.username).status_code == 201
+    return invite(client, table, giorgi.username)
+
+
+def invited_too_often():
+    nino, giorgi, client = friends_pair()
+    for _ in range(INVITATIONS_PER_MINUTE):
+        assert invite(client, open_table(nino), giorgi.username).status_code == 201
+    return invite(client, open_table(nino), giorgi.username)
+
+
+def accepted_twice():
+    nino, giorgi, client = friends_pair()
+    answer = invite(client, open_table(nino), giorgi.username).json()
+    path = f"/api/v1/invitations/{answer['id']}/accept/"
+    as_giorgi = signed_in(giorgi)
+    assert as_giorgi.post(path).status_code == 200
+    return as_giorgi.post(path)
+
+
+def invited_a_stranger():
+    nino = UserFactory()
+    return invite(signed_in(nino), open_table(nino), UserFactory().username)
+
+
 PRODUCERS = {
     "invalid": lambda: Client().get("/api/v1/games/", {"category": "chess"}),
     "parse_error": lambda: signed_in().post(
@@ -148,6 +244,17 @@ PRODUCERS = {
         f"/api/v1/tournaments/{make_tournament().pk}/results/"
     ),
     "locked_out": locked_out,
+    "blocked": asked_across_a_block,
+    "yourself": asked_oneself,
+    "already_friends": asked_a_friend,
+    "already_requested": asked_twice,
+    "not_friends": invited_a_stranger,
+    "not_seated": invited_to_a_table_elsewhere,
+    "no_free_seat": invited_to_a_full_table,
+    "already_seated": invited_a_friend_seated_there,
+    "invited_already": invited_twice,
+    "invitation_over": accepted_twice,
+    "too_many_invitations": invited_too_often,
 }
 
 

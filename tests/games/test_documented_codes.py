@@ -417,7 +417,20 @@ ERRORS = {
 }
 
 
+def sent_to_another(text: str):
+    """An error produced by ``text`` on a socket of ``template``, signed in."""
+
+    async def produce(settings_, template) -> str:
+        socket = await open_at(await existing(template), cookie_of(await browser()))
+        return await error_after(socket, text)
+
+    return produce
+
+
 async def bad_message(settings_, template) -> str:
+    if template == "/ws/me/":
+        # The personal socket reads JSON objects with a type.
+        return await sent_to_another('["ping"]')(settings_, template)
     socket = await open_at(template, cookie_of(await browser()))
     # The lobby reads only chat messages: anything else is a ping.
     lobby = template == "/ws/lobby/"
@@ -435,6 +448,9 @@ OTHER_ERRORS = {
     "bad_message": bad_message,
     "not_allowed": anonymous_chat,
     **CHAT_ERRORS,
+    "bad_json": sent_to_another("{oops"),
+    "unknown_type": sent_to_another('{"type": "dance"}'),
+    "too_large": sent_to_another(json.dumps({"type": "ping", "pad": "x" * 4096})),
 }
 
 

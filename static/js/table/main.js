@@ -21,6 +21,7 @@ import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
 import { CommitmentStore, Result } from "./result.js";
 import { Sounds } from "./sounds.js";
+import { notifyTurn } from "./turn_notice.js";
 
 // How long a finished trick stays in the middle before it is cleared.
 const TRICK_SHOWN_MS = 2500;
@@ -205,6 +206,7 @@ export function startTable(config, snapshot) {
     if (mine && !wasMyTurn) {
       buzz();
       sounds.play("turn");
+      notifyTurn(config.table);
     }
     wasMyTurn = mine;
     if (lastStatus === "playing" && snap.status !== "playing") sounds.play("end");

@@ -1,0 +1,111 @@
+"""The personal socket, /ws/me/: every page of a signed-in player keeps
+one open (static/js/me.js).
+
+It carries the player's news (an invitation, a friend request, an answer
+to an invitation, a change in their friends) from ``social.notify``, and
+it is the player's presence: each ping refreshes the socket's entry in
+``social.presence``, which runs out on its own when the socket dies
+without a close. Coming online or going offline is told to the player's
+friends. Like every live socket it keeps the message rate and closes with
+its session (``games.consumers.UserSocketMixin``). The messages are in
+docs/protocol.md ("The personal socket").
+"""
+
+from __future__ import annotations
+
+import time
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+
+from games.consumers import (
+    CLOSE_ANONYMOUS,
+    DirectDispatchMixin,
+    FrameError,
+    UserSocketMixin,
+    read_frame,
+)
+from social import notify, presence, selectors
+
+# Redis calls off the shared thread of sync calls: they are thread-safe and
+# quick, and touch no database connection.
+_heard = sync_to_async(presence.heard, thread_sensitive=False)
+_gone = sync_to_async(presence.gone, thread_sensitive=False)
+
+
+class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+    group: str | None = None
+    counted = False
+
+    async def connect(self):
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.refuse(CLOSE_ANONYMOUS, "not signed in")
+            return
+        if not await self.join_user_group(user):
+            return
+        self.group = notify.me_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # Counted before the hello, so that a hello means "online".
+        self.counted = True
+        came = await _heard(user.pk, self.channel_name, now=time.time())
+        await self.send_json(await database_sync_to_async(_hello)(user.pk))
+        if came:
+            await self.tell_friends(user.pk)
+
+    async def disconnect(self, code):
+        user_id = self.user_id
+        try:
+            await self.leave_user_group()
+            if self.group is not None:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+        finally:
+            if self.counted:
+                self.counted = False
+                if await _gone(user_id, self.channel_name, now=time.time()):
+                    await self.tell_friends(user_id)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Parsed here rather than in receive_json, so that a malformed frame
+        # gets an answer instead of closing the socket.
+        try:
+            message = read_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_error(error.code, error.message)
+            return
+        if message["type"] != "ping":
+            await self.send_error(
+                "unknown_type", f"unknown type {message['type'][:64]!r}"
+            )
+            return
+        # Recorded before the answer, so that a pong means "counted".
+        back = await _heard(self.user_id, self.channel_name, now=time.time())
+        await self.send_json({"type": "pong"})
+        if back:
+            # Out of time before this ping (a long pause): online again.
+            await self.tell_friends(self.user_id)
+
+    async def send_error(self, code: str, text: str):
+        await self.send_json(
+            {"type": "error", "id": None, "code": code, "message": text}
+        )
+
+    async def tell_friends(self, user_id: int):
+        friends = await database_sync_to_async(selectors.friend_ids)(user_id)
+        await notify.send_async([(friend, notify.FRIENDS) for friend in friends])
+
+    async def me_message(self, event):
+        await self.send_json(event["message"])
+
+
+def _hello(user_id: int) -> dict:
+    """The first message: the invitations still open, so that a page opened
+    after one was sent shows it too."""
+    invitations = selectors.invitations_received(user_id, now=timezone.now())
+    return {
+        "type": "hello",
+        "invitations": [selectors.invitation_json(i) for i in invitations],
+    }

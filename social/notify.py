@@ -1,0 +1,39 @@
+"""Telling a player's pages what happened to them, over /ws/me/.
+
+Every /ws/me/ socket joins its user's group (``me_group``). The services
+call these through ``transaction.on_commit`` only, so nobody hears of a
+request or an invitation that was rolled back. The messages are those of
+docs/protocol.md ("The personal socket").
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+FRIENDS = {"type": "friends"}
+
+
+def me_group(user_id: int) -> str:
+    return f"me-{user_id}"
+
+
+def send(messages: list[tuple[int, dict]]) -> None:
+    """Send each ``(user id, message)`` to every /ws/me/ socket of the user."""
+    async_to_sync(send_async)(messages)
+
+
+async def send_async(messages: list[tuple[int, dict]]) -> None:
+    # One after another: channels_redis stalls on concurrent sends from one
+    # event loop.
+    layer = get_channel_layer()
+    for user_id, message in messages:
+        await layer.group_send(
+            me_group(user_id), {"type": "me.message", "message": message}
+        )
+
+
+def friends_changed(*user_ids: int) -> None:
+    """The friends, requests or blocks of these players changed: their
+    friends pages read them again."""
+    send([(user_id, FRIENDS) for user_id in user_ids])

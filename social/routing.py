@@ -1,0 +1,9 @@
+"""WebSocket URL patterns of the social app, mounted by config/asgi.py."""
+
+from django.urls import path
+
+from social.consumers import MeConsumer
+
+websocket_urlpatterns = [
+    path("ws/me/", MeConsumer.as_asgi()),
+]
