@@ -38,6 +38,7 @@ from accounts.sockets import (
 from games import selectors, socket_limits
 from games.live.broadcast import encode
 from games.live.hall import hall
+from games.rematch_socket import RematchSocketMixin
 from games.services.notify import LOBBY_GROUP
 
 logger = logging.getLogger(__name__)
@@ -212,12 +213,18 @@ class UserSocketMixin:
         await self.close(code=event["code"], reason=event["reason"])
 
 
-class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+class GameConsumer(
+    DirectDispatchMixin,
+    UserSocketMixin,
+    RematchSocketMixin,
+    AsyncJsonWebsocketConsumer,
+):
     """One socket at a live table: parse, hand to the game's owner.
 
     Everything the socket is sent about the game (syncs, updates, presence,
     answers) comes from the owner (``games.live``), in this process or
-    through the channel layer (``table_text``).
+    through the channel layer (``table_text``). The rematch of a finished
+    game is the socket's own business (``RematchSocketMixin``).
     """
 
     game_id: int
@@ -248,6 +255,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         self.attached = await self.relay.attach(self.game_id, self, self.seat, None)
         if not self.attached:
             await self.send_stored_sync(None)
+        await self.join_rematch()
 
     async def disconnect(self, code):
         try:
@@ -256,6 +264,7 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
             if self.attached:
                 self.attached = False
                 await self.relay.detach(self.game_id, self)
+            await self.leave_rematch()
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
@@ -321,6 +330,8 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         "action": on_action,
         "resign": on_resign,
         "abort": on_abort,
+        "rematch": RematchSocketMixin.on_rematch,
+        "rematch_decline": RematchSocketMixin.on_rematch_decline,
     }
 
     async def play(self, message_id, command: dict):
