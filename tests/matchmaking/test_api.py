@@ -165,3 +165,29 @@ def test_the_schema_documents_the_pools_and_validates(api_client, tmp_path):
         "--file",
         str(tmp_path / "schema.yml"),
     )
+
+
+def test_the_bots_options_of_a_join(api_client):
+    user = player()
+    api_client.force_authenticate(user)
+    refused = api_client.post(
+        "/api/v1/pools/join/", {"category": "joker", "bots": "maybe"}, format="json"
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    assert not PoolEntry.objects.exists()
+
+    joined = api_client.post(
+        "/api/v1/pools/join/", {"category": "joker", "bots_rated": True}, format="json"
+    )
+    body = joined.json()
+    assert joined.status_code == 201
+    assert (body["bots_in"], body["bots_rated"]) == (20, True)
+    entry = PoolEntry.objects.get(user=user)
+    assert (entry.bots, entry.bots_rated) == (True, True)
+
+    api_client.post("/api/v1/pools/cancel/")
+    japanese = api_client.post(
+        "/api/v1/pools/join/", {"category": "japanese", "bots": False}, format="json"
+    )
+    assert japanese.json()["bots_in"] is None
+    assert PoolEntry.objects.get(user=user).bots is False
