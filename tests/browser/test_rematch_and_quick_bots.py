@@ -9,6 +9,7 @@ import time
 
 from django.db import connections
 
+from accounts.services import profile_update
 from games import services
 from games.models import Game, Seat
 from matchmaking import grouping
@@ -19,6 +20,7 @@ from .test_table_on_a_phone import SCROLL_WIDTH, open_table_page, phone_context
 from .test_table_page import log_in
 
 PHONE = {"width": 360, "height": 740}
+PAYLOAD = "<img src=x onerror=pwned=1>"
 TABLE_URL = re.compile(r"/tables/(\d+)/$")
 
 
@@ -40,6 +42,8 @@ def test_both_players_click_rematch_and_land_seated_at_the_new_table(
 ):
     def japanese_match():
         first, second = new_player(), new_player()
+        # A name that would run as markup, were it ever written as HTML.
+        profile_update(user=second, display_name=PAYLOAD, language="")
         table = services.table_create(
             user=first, profile="japanese", options={"target": 11}, turn_seconds=60
         )
@@ -67,8 +71,9 @@ def test_both_players_click_rematch_and_land_seated_at_the_new_table(
         # Both pages show who agreed and whom the offer waits for.
         for page in (page_one, page_two):
             page.get_by_text(
-                re.compile(f"Agreed: {second}. Waiting for: {first}")
+                re.compile(f"Agreed: {re.escape(PAYLOAD)}. Waiting for: {first}")
             ).wait_for()
+            assert page.evaluate("() => globalThis.pwned") is None
         assert page_two.locator("#rematch-btn").is_disabled()
         assert page_two.evaluate(SCROLL_WIDTH) <= PHONE["width"]
 
