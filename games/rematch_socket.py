@@ -95,6 +95,8 @@ class RematchSocketMixin:
 
 
 def _state_if_over(game_id: int) -> dict | None:
+    """The offer of a finished game, if one was ever made."""
     if not _game_is_over(game_id):
         return None
-    return selectors.rematch_message(game_id)
+    message = selectors.rematch_message(game_id)
+    return None if message["state"] == "none" else message

@@ -36,18 +36,28 @@ class PoolSerializer(serializers.Serializer):
     )
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON's true or false only: DRF's own also takes 0, 1, "yes" and the
+    like, which the schema does not allow."""
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
 class JoinSerializer(serializers.Serializer):
     category = serializers.ChoiceField(choices=CATEGORY_CHOICES)
     stake = serializers.ChoiceField(
         choices=STAKE_CHOICES, default=0, help_text=STAKE_HELP
     )
-    bots = serializers.BooleanField(
+    bots = StrictBooleanField(
         default=True,
         help_text="In a 4-player category without a stake: after "
         f"{BOT_WAIT_SECONDS} seconds' wait, be seated at once with practice "
         "bots in the seats no waiting player fits.",
     )
-    bots_rated = serializers.BooleanField(
+    bots_rated = StrictBooleanField(
         default=False,
         help_text="A table with bots counts for the rating, each bot an "
         "opponent of its level's fixed rating (docs/ratings.md). Players "

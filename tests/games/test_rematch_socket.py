@@ -146,3 +146,10 @@ async def test_a_refused_seat_is_told_to_everyone_and_leaves_no_table(connect):
         lapsed = await socket.receive_until(rematch("lapsed"))
         assert (lapsed["reason"], lapsed["seat"]) == ("ranked_elsewhere", 1)
     assert await tables() == before
+
+
+async def test_a_finished_game_without_an_offer_sends_no_rematch_message(connect):
+    game, users = await finished_match()
+    socket = await connect(game.pk, users[0])
+    await socket.receive_until(of_type("sync"))
+    assert await socket.nothing_more()

@@ -170,10 +170,11 @@ def test_the_schema_documents_the_pools_and_validates(api_client, tmp_path):
 def test_the_bots_options_of_a_join(api_client):
     user = player()
     api_client.force_authenticate(user)
-    refused = api_client.post(
-        "/api/v1/pools/join/", {"category": "joker", "bots": "maybe"}, format="json"
-    )
-    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    for wrong in ("maybe", 0, 1, "true", None):
+        refused = api_client.post(
+            "/api/v1/pools/join/", {"category": "joker", "bots": wrong}, format="json"
+        )
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid"
     assert not PoolEntry.objects.exists()
 
     joined = api_client.post(
