@@ -85,6 +85,21 @@ API_ERRORS: dict[str, tuple[int, str]] = {
         "invitations: answered, expired, withdrawn, or its seats are taken",
     ),
     "too_many_invitations": (429, "invitations: more than six in a minute"),
+    "game_not_finished": (
+        409,
+        "rematch: the game is being played, or was called off or annulled",
+    ),
+    "not_a_player": (409, "rematch: you had no seat at the game"),
+    "tournament_game": (409, "rematch: a tournament's games are not played again"),
+    "rematch_agreed": (409, "rematch: you have agreed already"),
+    "rematch_made": (409, "rematch: made already, its table is open"),
+    "no_offer": (409, "rematch: no open offer to decline"),
+    "rematch_refused": (
+        409,
+        "rematch: somebody may not take their seat at the new table (a seat "
+        "at another ranked table, too few coins, a rating needed, a closed "
+        "account): nothing was made and the offer lapsed",
+    ),
     "throttled": (429, "too many requests: `Retry-After` says when to try again"),
     "locked_out": (
         429,

@@ -40,6 +40,7 @@ from chat.selectors import LOBBY, table_room
 from games import selectors, socket_limits
 from games.live.broadcast import encode
 from games.live.hall import hall
+from games.rematch_socket import RematchSocketMixin
 from games.services.notify import LOBBY_GROUP
 
 logger = logging.getLogger(__name__)
@@ -215,14 +216,19 @@ class UserSocketMixin:
 
 
 class GameConsumer(
-    DirectDispatchMixin, UserSocketMixin, ChatSocketMixin, AsyncJsonWebsocketConsumer
+    DirectDispatchMixin,
+    UserSocketMixin,
+    ChatSocketMixin,
+    RematchSocketMixin,
+    AsyncJsonWebsocketConsumer,
 ):
     """One socket at a live table: parse, hand to the game's owner.
 
     Everything the socket is sent about the game (syncs, updates, presence,
     answers) comes from the owner (``games.live``), in this process or
     through the channel layer (``table_text``). The table's chat does not go
-    through the owner: ``chat.consumers`` saves and fans it out.
+    through the owner: ``chat.consumers`` saves and fans it out. The rematch
+    of a finished game is the socket's own business (``RematchSocketMixin``).
     """
 
     game_id: int
@@ -254,6 +260,7 @@ class GameConsumer(
         if not self.attached:
             await self.send_stored_sync(None)
         await self.chat_join(table_room(self.game_id, self.seat), user.pk)
+        await self.join_rematch()
 
     async def disconnect(self, code):
         try:
@@ -263,6 +270,7 @@ class GameConsumer(
             if self.attached:
                 self.attached = False
                 await self.relay.detach(self.game_id, self)
+            await self.leave_rematch()
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
@@ -332,6 +340,8 @@ class GameConsumer(
         "resign": on_resign,
         "abort": on_abort,
         **dict.fromkeys(CHAT_TYPES, on_chat_frame),
+        "rematch": RematchSocketMixin.on_rematch,
+        "rematch_decline": RematchSocketMixin.on_rematch_decline,
     }
 
     async def play(self, message_id, command: dict):

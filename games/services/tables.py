@@ -90,13 +90,21 @@ def table_create_seated(
     created_by,
     forfeit_after_timeouts: int = 0,
     ranked: bool = False,
+    managed: bool = True,
+    bot: str = Seat.Bot.PRACTICE,
+    rated_with_bots: bool = False,
     now=None,
 ) -> Table:
     """Open a table with every seat taken and start its game at once (a
-    tournament round): ``players`` holds a user, or None for a practice bot,
-    per seat. A ``ranked`` table's game is rated when it ends (if its rules
-    are a category's and nobody at it is a bot), as at any ranked table; it
-    carries no stake. Call it inside the caller's transaction."""
+    tournament round, or quick play with bots): ``players`` holds a user, or
+    None for a practice bot of level ``bot``, per seat. A ``ranked`` table's
+    game is rated when it ends (if its rules are a category's and nobody at
+    it is a bot, or ``rated_with_bots``: its bots count at their level's
+    fixed rating), as at any ranked table; it carries no stake. A
+    ``managed`` table's game nobody may call off. Call it inside the
+    caller's transaction, which has checked each player's seat."""
+    if rated_with_bots and not ranked:
+        raise ApplicationError("only a ranked table is rated with bots")
     rules = make_rules(profile, options)
     if len(players) != rules.players:
         raise ApplicationError(f"{profile} is played by {rules.players}")
@@ -109,15 +117,16 @@ def table_create_seated(
             turn_seconds=turn_seconds,
             created_by=created_by,
             forfeit_after_timeouts=forfeit_after_timeouts,
-            managed=True,
+            managed=managed,
             ranked=ranked,
+            rated_with_bots=rated_with_bots,
         )
         Seat.objects.bulk_create(
             Seat(
                 table=table,
                 number=number,
                 user=player,
-                bot="" if player is not None else Seat.Bot.PRACTICE,
+                bot="" if player is not None else bot,
             )
             for number, player in enumerate(players)
         )

@@ -114,6 +114,8 @@ def table(request, table_id: int):
         "rules": rules,
         "ranked": table.ranked,
         "stake": table.stake,
+        # A tournament's table: its games are not played again (rematch).
+        "managed": table.managed,
         "ratings": _seat_ratings(table, seats),
     }
     return render(

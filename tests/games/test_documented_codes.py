@@ -25,6 +25,8 @@ from config.asgi import application
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
+from games.services import game_resign, table_create_seated
+from games.services.rematch import rematch_agree
 from social.services import block_create
 from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import (
@@ -394,6 +396,81 @@ CHAT_ERRORS = {
         message=json.dumps({"type": "chat_report", "id": "r", "message": 987654})
     ),
 }
+# The rematch of a finished game (docs/protocol.md, "Rematch")
+
+
+async def a_finished_match():
+    """A Japanese match its declarer resigned: the game and both players."""
+    game, declarer, other = await a_match()
+    await db(game_resign)(game_id=game.pk, user=declarer)
+    return game, declarer, other
+
+
+@db
+def a_finished_tournament_match():
+    users = [UserFactory(), UserFactory()]
+    table = table_create_seated(
+        profile="japanese",
+        options={"target": 11},
+        turn_seconds=30,
+        players=users,
+        created_by=users[0],
+    )
+    game = Game.objects.get(table=table)
+    game_resign(game_id=game.pk, user=users[0])
+    return game, users[1]
+
+
+async def rematch_error(game, user, *messages: str) -> str:
+    socket = await synced(game, user)
+    for message in messages[:-1]:
+        await socket.comm.send_to(text_data=message)
+        await socket.receive_until(of_type("rematch"))
+    return await error_after(socket, messages[-1])
+
+
+REMATCH = '{"type": "rematch"}'
+
+
+async def rematch_of_a_game_being_played(settings_) -> str:
+    game, declarer, _ = await a_match()
+    return await rematch_error(game, declarer, REMATCH)
+
+
+async def rematch_by_a_spectator(settings_) -> str:
+    game, _, _ = await a_finished_match()
+    return await rematch_error(game, None, REMATCH)
+
+
+async def rematch_of_a_tournament_game(settings_) -> str:
+    game, user = await a_finished_tournament_match()
+    return await rematch_error(game, user, REMATCH)
+
+
+async def rematch_twice(settings_) -> str:
+    game, declarer, _ = await a_finished_match()
+    return await rematch_error(game, declarer, REMATCH, REMATCH)
+
+
+async def rematch_after_it_was_made(settings_) -> str:
+    game, declarer, other = await a_finished_match()
+    await db(rematch_agree)(game_id=game.pk, user=other)
+    return await rematch_error(game, declarer, REMATCH, REMATCH)
+
+
+async def decline_with_no_offer(settings_) -> str:
+    game, declarer, _ = await a_finished_match()
+    return await rematch_error(game, declarer, '{"type": "rematch_decline"}')
+
+
+async def rematch_refused(settings_) -> str:
+    game = await db(ranked_game)("japanese")
+    first, second = await db(users_by_seat)(game)
+    await db(game_resign)(game_id=game.pk, user=first)
+    await db(rematch_agree)(game_id=game.pk, user=first)
+    await db(ranked_game)("japanese", users=[second, await db(UserFactory)()])
+    return await rematch_error(game, second, REMATCH)
+
 
 ERRORS = {
     **CHAT_ERRORS,
@@ -414,6 +491,13 @@ ERRORS = {
     "bad_record": sent(action(1, {"trump": 5})),
     "ratings_busy": ratings_busy,
     "unavailable": unavailable,
+    "game_not_finished": rematch_of_a_game_being_played,
+    "not_a_player": rematch_by_a_spectator,
+    "tournament_game": rematch_of_a_tournament_game,
+    "rematch_agreed": rematch_twice,
+    "rematch_made": rematch_after_it_was_made,
+    "no_offer": decline_with_no_offer,
+    "rematch_refused": rematch_refused,
 }
 
 
