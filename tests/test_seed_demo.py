@@ -100,6 +100,23 @@ def test_seed_demo_creates_tournaments_once(settings):
     assert Tournament.objects.filter(schedule=schedule).count() == 1
 
 
+def test_seed_demo_makes_friends_once(settings):
+    from social.models import FriendRequest
+    from social.selectors import friend_ids
+
+    settings.DEBUG = True
+
+    first = run_seed_demo()
+    second = run_seed_demo()
+
+    assert "friends (nino with giorgi and tamar" in first
+    assert "Created demo friends" not in second
+    users = {u.username: u.pk for u in get_user_model().objects.all()}
+    assert friend_ids(users["nino"]) == {users["giorgi"], users["tamar"]}
+    waiting = FriendRequest.objects.get()
+    assert (waiting.sender_id, waiting.receiver_id) == (users["levan"], users["nino"])
+
+
 def _queued_tasks() -> list[str]:
     """The names of the tasks waiting in the test queue on the broker."""
     import json

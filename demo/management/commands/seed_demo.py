@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from demo.games import DEMO_PLAYERS, create_demo_data
+from demo.social import create_demo_friends
 from demo.tournaments import create_demo_tournaments
 
 DEMO_ADMIN_USERNAME = "admin"
@@ -14,7 +15,7 @@ DEMO_ADMIN_PASSWORD = "admin"
 class Command(BaseCommand):
     help = (
         "Create a demo superuser (admin/admin), demo players, open tables, "
-        "finished games and tournaments. Safe to run again."
+        "finished games, tournaments and friends. Safe to run again."
     )
 
     def add_arguments(self, parser):
@@ -54,5 +55,6 @@ class Command(BaseCommand):
             User.objects.filter(username__in=[name for name, _ in DEMO_PLAYERS])
         )
         created += create_demo_tournaments(players)
+        created += create_demo_friends(players)
         for line in created:
             self.stdout.write(self.style.SUCCESS(f"Created demo {line}"))
