@@ -11,12 +11,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.bans import user_ban
 from chat import services
 from chat.models import ChatMute, Message, PersonalMute, Report
 from chat.phrases import PHRASES
-from config.admin import ReadOnlyAdmin
-from config.errors import ApplicationError
-from games.services.bans import user_ban
+from common.admin import ReadOnlyAdmin
+from common.errors import ApplicationError
 
 
 def _line(row: dict) -> str:

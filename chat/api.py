@@ -17,7 +17,7 @@ from rest_framework.permissions import AllowAny
 
 from chat import selectors
 from chat.serializers import ChatMessageSerializer, GameChatFilterSerializer
-from config.api_errors import ErrorSerializer
+from common.api_errors import ErrorSerializer
 from games.models import Game
 
 GAME_ID = OpenApiParameter(

@@ -18,7 +18,7 @@ from django.utils import timezone
 from chat import selectors, services
 from chat.errors import ChatFlood, Muted
 from chat.selectors import Room
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from games import socket_limits
 
 # The client's chat messages; anything else is the socket's own.

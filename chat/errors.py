@@ -3,7 +3,7 @@ docs/chat.md); nothing is stored or sent when one is raised."""
 
 from __future__ import annotations
 
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 
 
 class ChatRefused(ApplicationError):

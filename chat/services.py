@@ -24,7 +24,7 @@ from chat.phrases import PHRASES
 from chat.selectors import Room
 from chat.text import clean
 from chat.wordfilter import mask
-from config.errors import NotAllowed, NotFound
+from common.errors import NotAllowed, NotFound
 
 
 def _said(text, phrase) -> tuple[str, str]:

@@ -20,7 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import ErrorSerializer
+from common.api_errors import ErrorSerializer
 from games import selectors
 from games.models import Game, Seat
 from games.serializers import (
@@ -113,7 +113,7 @@ class GameDetailView(generics.RetrieveAPIView):
 )
 class GameRecordView(generics.GenericAPIView):
     """The game record in the RECORD.md format: every deal's cards and every
-    action, as ``python -m games.engine.replay`` reads it, and each deal's
+    action, as ``python -m joker.replay`` reads it, and each deal's
     commitment and salt (docs/engine.md). Published once the game is over;
     404 while it is being played."""
 

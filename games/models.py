@@ -1,4 +1,4 @@
-"""Tables, seats, games and their append-only event records; bans."""
+"""Tables, seats, games and their append-only event records."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name
-from games.engine import apply, make_rules
-from games.engine.actions import Deal, action_from_json
-from games.engine.codec import state_from_json
-from games.engine.rules import PROFILE_NAMES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
+from joker import apply, make_rules
+from joker.actions import Deal, action_from_json
+from joker.codec import state_from_json
+from joker.rules import PROFILE_NAMES
 
 PROFILE_CHOICES = list(PROFILE_NAMES.items())
 
@@ -299,7 +299,7 @@ class GameEvent(models.Model):
     cause = models.CharField(max_length=16, choices=Cause.choices, default=Cause.PLAYER)
     # The record form of the action (RECORD.md); a deal's index for deals.
     action = models.JSONField(null=True, blank=True)
-    # What everyone may know about the step (games.engine.events).
+    # What everyone may know about the step (joker.events).
     public = models.JSONField(default=list)
     # The player's own id for the action (docs/protocol.md): a resend with
     # the same id is answered from this row and applied at most once.
@@ -323,40 +323,6 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} v{self.version}: {self.kind}"
-
-
-class Ban(models.Model):
-    """An operator's ban of a player: whom, by whom, why and when.
-
-    The ban itself is the account turned inactive (``services.bans``): Django
-    refuses inactive users at login, and the live-play sockets refuse them
-    too. This row is the record of the decision.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="bans",
-        verbose_name=_("player"),
-    )
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("by"),
-    )
-    reason = models.TextField(_("reason"))
-    created_at = models.DateTimeField(_("when"), default=timezone.now)
-
-    class Meta:
-        verbose_name = _("ban")
-        verbose_name_plural = _("bans")
-        ordering = ["-created_at", "-id"]
-        permissions = [("ban_user", "Can ban players")]
-
-    def __str__(self) -> str:
-        return f"{self.user} ({self.created_at:%Y-%m-%d})"
 
 
 class HandsRead(models.Model):

@@ -12,9 +12,9 @@ from django.db.models import Q
 
 from coins.models import Account, Entry
 from games import fairness, rows
-from games.engine.record import record_json
-from games.engine.view import view
 from games.models import Game, GameEvent, Seat, Table, deal_of
+from joker.record import record_json
+from joker.view import view
 
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
@@ -181,7 +181,7 @@ def events_since(game: Game, version: int) -> list[dict]:
 
 def game_history(game: Game) -> list:
     """The game as the engine's record history: [(Deal, [actions])]."""
-    from games.engine.actions import action_from_json
+    from joker.actions import action_from_json
 
     deals = {record.index: deal_of(record) for record in game.deal_records.all()}
     history: list = []

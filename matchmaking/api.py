@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import ErrorSerializer, refusal_serializer
+from common.api_errors import ErrorSerializer, refusal_serializer
 from games.stakes import STAKE_CHOICES
 from matchmaking import selectors, services
 from ratings.categories import CATEGORY_CHOICES

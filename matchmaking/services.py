@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games.models import Table
 from games.services import seat_take, table_create
 from games.stakes import STAKE_CHOICES, check_may_sit

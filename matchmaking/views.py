@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from coins import services as coins
-from config.errors import ApplicationError, refusal_message
+from common.errors import ApplicationError, refusal_message
 from matchmaking import grouping, selectors, services
 from matchmaking.forms import QuickPlayForm, stake_label
 from matchmaking.services import AWAY_SECONDS

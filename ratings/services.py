@@ -17,7 +17,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts import farming
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from games.models import Game, Seat
 from ratings import elo
 from ratings.categories import CATEGORIES, category_of

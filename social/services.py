@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from config.errors import NotAllowed
+from common.errors import NotAllowed
 
 from .models import Block
 

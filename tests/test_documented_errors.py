@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from config.api_errors import API_ERRORS
+from common.api_errors import API_ERRORS
 from tests.factories import UserFactory
 from tests.ranked.helpers import established, ranked_game, take_coins
 from tests.tournaments.support import make_tournament, register_all, start_now

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "matchmaking",
     "social",
     "chat",
+    # Last: it seeds every app above (manage.py seed_demo).
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -153,7 +155,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # capfirst that leaves Georgian without Mtavruli capitals.
-            "builtins": ["config.text_filters", "config.time_filters"],
+            "builtins": ["common.text_filters", "config.time_filters"],
         },
     },
 ]
@@ -266,7 +268,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
-    "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "common.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -286,7 +288,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.PulkaAutoSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -7,13 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import farming
-from config.errors import ApplicationError, NotAllowed, NotFound
+from common.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
-from games.engine import BadRecord, make_rules, new_game
-from games.engine.codec import state_to_json
-from games.engine.shuffle import draw_first_dealer
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
+from joker import BadRecord, make_rules, new_game
+from joker.codec import state_to_json
+from joker.shuffle import draw_first_dealer
 
 from . import notify
 from .play import change_game
@@ -153,7 +153,7 @@ def seat_take(
     players may move between its seats without one.
 
     Locking: the player's row, then the table's (the order a ban takes them
-    in, ``bans.user_ban``); the player's lock makes their seats at two
+    in, ``accounts.bans.user_ban``); the player's lock makes their seats at two
     ranked tables, asked for at once, one after the other
     (``stakes.check_may_sit``).
     """
@@ -210,6 +210,21 @@ def seat_leave(*, table_id: int, user) -> None:
             table.status = Table.Status.ABORTED
             table.save(update_fields=["status"])
         transaction.on_commit(notify.lobby_changed)
+
+
+def seat_leave_every_waiting_table(*, user) -> None:
+    """Free ``user``'s seats at every table still waiting for players (a
+    banned player's, in the ban's transaction: ``accounts.bans``)."""
+    waiting = Seat.objects.filter(
+        user=user, table__status=Table.Status.OPEN
+    ).values_list("table_id", flat=True)
+    for table_id in list(waiting):
+        seat_leave(table_id=table_id, user=user)
+
+
+def free_the_seats_of_a_banned_player(sender, user, **kwargs) -> None:
+    """Receiver of ``accounts.bans.player_banned``."""
+    seat_leave_every_waiting_table(user=user)
 
 
 def seat_remove_bot(*, table_id: int, user, number: int) -> None:

@@ -14,10 +14,10 @@ from django.views.decorators.http import require_GET
 
 from chat import selectors as chat_selectors
 from games import selectors
-from games.engine.record import replay, result_json
 from games.models import Game, Seat, Table
 from games.views import lobby
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
+from joker.record import replay, result_json
 
 
 def _seats(table: Table) -> list[Seat]:

@@ -19,12 +19,12 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from accounts.bans import user_ban
 from chat.models import ChatMute
 from config.asgi import application
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
-from games.services.bans import user_ban
 from social.services import block_create
 from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import (

@@ -6,13 +6,13 @@ import pytest
 from django.db import IntegrityError, transaction
 from django_celery_beat.schedulers import DatabaseScheduler
 
+from accounts.bans import user_ban
 from coins import services as coins
+from common.errors import ApplicationError
 from config.celery import app as celery_app
-from config.errors import ApplicationError
 from games import services as games
 from games import stakes
 from games.models import Game, Seat, Table
-from games.services.bans import user_ban
 from matchmaking import selectors, services, tasks
 from matchmaking.errors import AlreadyWaiting, NotWaiting
 from matchmaking.models import Match, PoolEntry

@@ -1,7 +1,7 @@
 """Demo tournaments for a fresh local install: one finished (standings,
 pairings and prizes to look at), two open for registration (one of them an
 arena), and a daily recurring one. Everything goes through the services, as
-real play does; the finished one on a clock set back (see games.demo), so
+real play does; the finished one on a clock set back (see demo.games), so
 that its times are in the past and it leaves no timers behind."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from datetime import time, timedelta
 
 from django.utils import timezone
 
+from demo.games import DEMO_PAST, person_move
 from games import services as games
-from games.demo import DEMO_PAST, person_move
 from games.models import Game
 from tournaments import services
 from tournaments.models import Board, Schedule, Tournament

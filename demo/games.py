@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from accounts.services import profile_update
 from games import services
-from games.engine.actions import action_to_json
-from games.engine.bots.autopilot import autopilot_action
 from games.live.game import LiveGame, Step
 from games.models import Game
+from joker.actions import action_to_json
+from joker.bots.autopilot import autopilot_action
 
 DEMO_PASSWORD = "demo"
 DEMO_PLAYERS = [

@@ -30,7 +30,8 @@ from .autopilot import (
     SIDE_KING_NO_TRUMP,
     TRUMP_VALUE,
 )
-from .bitdeal import SUIT_MASK, X1, X2, BitDeal, _mask, bit_of
+from .bitdeal import BitDeal
+from .bits import SUIT_MASK, X1, X2, bit_of, bits_mask
 from .montecarlo import SAMPLE_TRIES, Knowledge, _earlier_plays, _may_hold
 
 # A bid's spread, in tricks, around the autopilot's estimate of the
@@ -61,7 +62,7 @@ class DealSampler:
         # The known part of every hand: the seat's own cards and a turned
         # card the dealer still holds (Tvaladze).
         hands = [0] * state.players
-        hands[seat] = _mask(bit_of(card) for card in knowledge.own)
+        hands[seat] = bits_mask(bit_of(card) for card in knowledge.own)
         for s, card in knowledge.forced.items():
             hands[s] |= 1 << bit_of(card)
         self.hands = hands
@@ -130,7 +131,7 @@ class DealSampler:
         columns = [[] for _ in self.ups]
         for (kind, s, _), bits in zip(self.slots, places, strict=True):
             if kind == "hand":
-                hands[s] |= _mask(bits)
+                hands[s] |= bits_mask(bits)
             elif kind == "columns":
                 columns[s] = [(bits[i], bits[i + 1]) for i in range(0, len(bits), 2)]
             else:
@@ -141,7 +142,7 @@ class DealSampler:
         deal = self.template.copy()
         deal.hands = hands
         deal.columns = columns
-        deal.ups = [_mask(up for _, up in own) for own in columns]
+        deal.ups = [bits_mask(up for _, up in own) for own in columns]
         return deal
 
     def _deal(self, rng: random.Random) -> list[list[int]]:

@@ -22,7 +22,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 
 # code: (HTTP status, when).
 API_ERRORS: dict[str, tuple[int, str]] = {

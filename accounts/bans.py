@@ -1,23 +1,29 @@
 """Banning players: an operator closes a player's account for good.
 
 A ban turns the account inactive, which Django's login, sessions and API
-tokens refuse; it records who banned whom and why (``Ban``), frees the
-player's seats at tables still waiting for players; deactivating the
-account closes every socket the player has open once it commits
-(``accounts.sockets``). A game in progress goes on without the player: the closed
-socket starts the disconnect grace period, after which the player forfeits.
+tokens refuse, and records who banned whom and why (``Ban``). Deactivating
+the account closes every socket the player has open once it commits
+(``accounts.sockets``). Other apps clear up after the player on
+``player_banned``, sent inside the ban's transaction while the player's row
+is locked: the games free the player's seats at tables still waiting for
+players. A game in progress goes on without the player: the closed socket
+starts the disconnect grace period, after which the player forfeits.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
-from config.errors import NotAllowed
-from games.models import Ban, Seat, Table
+from accounts.models import Ban
+from common.errors import NotAllowed
 
-from .tables import seat_leave
+# A player was banned just now. Arguments: ``user`` (locked in the ban's
+# transaction, not yet committed). Receivers write in that transaction, so
+# the ban and their clearing up commit together or not at all.
+player_banned = Signal()
 
 
 def user_ban(*, user, by, reason: str, now=None) -> Ban:
@@ -35,9 +41,8 @@ def user_ban(*, user, by, reason: str, now=None) -> Ban:
     if by.pk == user.pk:
         raise NotAllowed("operators cannot ban themselves")
     now = now or timezone.now()
-    user_id = user.pk
     with transaction.atomic():
-        locked = get_user_model().objects.select_for_update().get(pk=user_id)
+        locked = get_user_model().objects.select_for_update().get(pk=user.pk)
         earlier = Ban.objects.filter(user=locked).first()
         if not locked.is_active and earlier is not None:
             ban = earlier
@@ -45,10 +50,6 @@ def user_ban(*, user, by, reason: str, now=None) -> Ban:
             locked.is_active = False
             locked.save(update_fields=["is_active"])
             ban = Ban.objects.create(user=locked, by=by, reason=reason, created_at=now)
-            waiting = Seat.objects.filter(
-                user=locked, table__status=Table.Status.OPEN
-            ).values_list("table_id", flat=True)
-            for table_id in list(waiting):
-                seat_leave(table_id=table_id, user=locked)
+            player_banned.send(sender=Ban, user=locked)
     user.is_active = False
     return ban

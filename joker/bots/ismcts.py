@@ -26,17 +26,17 @@ the autopilot's policy: several times the playouts of the string-based
   below each move an iteration walks down a tree of actions shared by all
   sampled deals, choosing among the children legal in that deal by UCB with
   availability counts, adds one node and plays the deal out with the
-  autopilot policy. The tree widens progressively (``_iterate``): a node
+  autopilot policy. The tree widens progressively (``tree.iterate``): a node
   tries the autopilot's move first and others only as its visits grow.
   Every node keeps the mean result for the seat that made its action, so
   opponents play for themselves in the tree. The best mean result wins.
 * **Results**: the trick difference in Japanese Joker; in the 4-player game
   each seat's deal score with what the deal does to the pulka's premium and
-  deductions, as expected values (``_Premiums``), less a third of the other
+  deductions, as expected values (``results.Premiums``), less a third of the other
   seats' mean.
 
 The bot measures its slowest playout and stops when two more, and a small
-margin, would overrun the budget (``_Clock``, on ``timer``: wall time by
+margin, would overrun the budget (``budget.Clock``, on ``timer``: wall time by
 default, the benchmark passes CPU time); in Japanese Joker it also stops
 once the best move is clearly ahead. The time each move took is in
 ``thinking`` (seconds, one entry per ``choose``) and the deals it sampled
@@ -45,35 +45,24 @@ for it in ``iterations``.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
 from ..actions import Action, Bid, NameTrump
 from ..cards import DECK, RANKS, TRUMP_CHOICES, rank_of
 from ..game import legal_actions
-from ..scoring import deal_score
 from ..state import BID, PLAY, TRUMP, State
 from .autopilot import autopilot_action, choose_bid, choose_trump
-from .bitdeal import BitDeal, play_code, play_of
+from .bits import play_code, play_of
 from .bitsample import DealSampler
-from .montecarlo import EXACT_CHANCE, MonteCarloBot
+from .budget import Clock
+from .results import Scorers
+from .tree import Node, iterate
 
 # Thinking budget per move, in seconds.
 LEVELS = {"easy": 0.05, "normal": 0.25, "strong": 1.0}
 DEFAULT_LEVEL = "normal"
 DECK_SET = frozenset(DECK)
-# Kept back from the budget for choosing and returning the move (besides
-# twice the slowest playout): a share of it, and at least MARGIN seconds.
-MARGIN = 0.0005
-MARGIN_SHARE = 0.05
-# UCB exploration constant, for results scaled to about [-1, 1].
-EXPLORATION = 0.5
-# Visits before a tree node tries a move other than the autopilot's (see
-# ``_widened``).
-WIDENING = 16
-# Share of the other seats' mean deal score a seat's result subtracts.
-OPPONENT_WEIGHT = 1 / 3
 # Bids tried either side of the estimated tricks.
 BID_WINDOW = 2
 # Japanese Joker stops thinking once the best move leads the next by
@@ -123,7 +112,7 @@ class IsmctsBot:
         actions = legal_actions(state)
         if not actions:
             raise ValueError("no seat is to move in this state")
-        clock = _Clock(self.timer, start, self.budget, self.max_iterations)
+        clock = Clock(self.timer, start, self.budget, self.max_iterations)
         if len(actions) == 1:
             action = actions[0]
         else:
@@ -142,10 +131,10 @@ class IsmctsBot:
 
     # -- trump and bids: estimates from playouts ---------------------------
 
-    def _trump(self, state: State, knowledge, clock: _Clock) -> Action:
+    def _trump(self, state: State, knowledge, clock: Clock) -> Action:
         seat = state.turn
         japanese = state.rules.is_japanese
-        results = _Scorers(state)
+        results = Scorers(state)
 
         def playout(deal, trump):
             sim = deal.copy()
@@ -162,13 +151,13 @@ class IsmctsBot:
         )
         return NameTrump(seat, best or guess)
 
-    def _bid(self, state, actions, knowledge, clock: _Clock) -> Action:
+    def _bid(self, state, actions, knowledge, clock: Clock) -> Action:
         """The estimate first (a quarter of the budget), then the bids near it."""
         seat = state.turn
         allowed = [action.bid for action in actions]
         own = choose_bid(state.hands[seat], state.trump, state.cards_each, allowed)
         took, runs = 0, 0
-        quarter = _Clock(clock.timer, clock.start, clock.budget / 4, clock.cap)
+        quarter = Clock(clock.timer, clock.start, clock.budget / 4, clock.cap)
         while quarter.more():
             sim = knowledge.sample(self.rng)
             quarter.deals += 1
@@ -184,7 +173,7 @@ class IsmctsBot:
         candidates.sort(key=lambda b: (abs(b - estimate), b))
         if len(candidates) == 1:
             return Bid(seat, candidates[0])
-        results = _Scorers(state)
+        results = Scorers(state)
 
         def playout(deal, bid):
             sim = deal.copy()
@@ -201,7 +190,7 @@ class IsmctsBot:
 
     # -- card play: ISMCTS --------------------------------------------------
 
-    def _card(self, state, actions, knowledge, clock: _Clock) -> Action:
+    def _card(self, state, actions, knowledge, clock: Clock) -> Action:
         """ISMCTS, with every root action tried on each sampled deal: the
         bot's own choices then compete on the same deals (as in
         ``MonteCarloBot``), and the tree below each of them is searched."""
@@ -213,14 +202,14 @@ class IsmctsBot:
         actions.sort(key=lambda action: action != guess)
         # The search plays the integer codes of ``BitDeal``.
         codes = [play_code(action) for action in actions]
-        root = {code: _Node(code, seat) for code in codes}
+        root = {code: Node(code, seat) for code in codes}
         rng = self.rng
-        results = _Scorers(state)
+        results = Scorers(state)
 
         def playout(deal, code):
             sim = deal.copy()
             sim.play(code)
-            return _iterate(sim, root[code], rng, results)
+            return iterate(sim, root[code], rng, results)
 
         best = _compare(
             codes,
@@ -232,7 +221,7 @@ class IsmctsBot:
         return guess if best is None else play_of(seat, best)
 
 
-def _compare(candidates, sample, playout, clock: _Clock, stop_early: bool):
+def _compare(candidates, sample, playout, clock: Clock, stop_early: bool):
     """The candidate with the best mean result, ``playout(deal, candidate)``
     on deals from ``sample()``: every candidate on each deal, until the
     budget runs out or, with ``stop_early``, the best is clear. None
@@ -337,229 +326,3 @@ def _distinct_plays(state: State, actions, gone) -> list:
             kept.append(play)
             previous = rank
     return kept
-
-
-def _iterate(sim: BitDeal, node: _Node, rng: random.Random, results) -> float:
-    """One ISMCTS iteration below ``node``, whose action ``sim`` has played:
-    select down the tree by UCB among the children legal in this deal, add
-    one node, play out with the autopilot policy and back the result up.
-    Returns the result for the seat that played ``node``'s action.
-
-    The tree widens progressively: a node's first child is the autopilot's
-    move (in each sampled deal, where it differs), and a node gets one
-    other move to try only as its visits grow (``_widened``). At a few
-    dozen deals per move the search is then about a flat Monte Carlo over
-    the autopilot's playouts, which is strong; a bigger budget opens up the
-    alternatives where they are visited most. (Trying every move of every
-    seat at once, as plain UCB does, spends a small budget on random play
-    below the root and was clearly weaker in bot_strength.py.)"""
-    path = [node]
-    while not sim.finished:
-        children = node.children
-        action = sim.autopilot_move()
-        legal = None
-        if action not in children:
-            expand = True
-        elif len(children) < _widened(node.visits):
-            legal = sim.legal()
-            untried = [a for a in legal if a not in children]
-            expand = bool(untried)
-            if expand:
-                action = rng.choice(untried)
-        else:
-            expand = False
-        if expand:
-            child = children[action] = _Node(action, sim.turn)
-            sim.play(action)
-            path.append(child)
-            break
-        if len(children) == 1:
-            node = children[action]  # the autopilot's move, the only child
-            node.available += 1
-        else:
-            if legal is None:
-                legal = sim.legal()
-            tried = [a for a in legal if a in children]
-            for action in tried:
-                children[action].available += 1
-            node = _select(node, tried)
-        sim.play(node.action)
-        path.append(node)
-    sim.play_out()
-    outcome = results(sim)
-    for node in path:
-        node.visits += 1
-        node.total += outcome[node.seat]
-    return outcome[path[0].seat]
-
-
-def _widened(visits: int) -> int:
-    """How many children a node with this many visits may have: one more
-    at WIDENING, 4 x WIDENING, 9 x WIDENING visits, and so on."""
-    return 1 + math.isqrt(visits // WIDENING)
-
-
-class _Node:
-    __slots__ = ("action", "seat", "children", "visits", "total", "available")
-
-    def __init__(self, action, seat):
-        self.action = action
-        self.seat = seat  # the seat that made ``action``
-        self.children: dict = {}
-        self.visits = 0
-        self.total = 0.0
-        self.available = 1
-
-
-def _select(node: _Node, legal) -> _Node:
-    """UCB over the children legal in this deal, with availability counts."""
-    best, best_value = None, -math.inf
-    for action in legal:
-        child = node.children[action]
-        value = child.total / child.visits + EXPLORATION * math.sqrt(
-            math.log(child.available) / child.visits
-        )
-        if value > best_value:
-            best, best_value = child, value
-    return best
-
-
-class _Scorers:
-    """Each seat's result of a played-out deal, about -1 to 1.
-
-    Japanese Joker: the trick difference over the deal's 18 tricks. The
-    4-player game with premiums and each player for itself: ``_Premiums``.
-    Otherwise (pairs, home scoring) ``MonteCarloBot``'s value of the deal
-    for that seat (its deal score, with its partner's in pairs and a share
-    of the pulka premium it still plays for, less a third of the others').
-    Over the best score the deal allows. All of it is public: bids, tricks
-    and the scoresheet.
-    """
-
-    def __init__(self, state: State):
-        rules = state.rules
-        self.japanese = rules.is_japanese
-        self.premiums = None
-        if self.japanese:
-            return
-        self.scale = 100.0 * state.cards_each + 50.0
-        self.known: dict[tuple, list[float]] = {}
-        if rules.scoring == "online" and not rules.pairs:
-            self.premiums = _Premiums(state)
-        else:
-            scorer = MonteCarloBot(premium=True, opponent_weight=OPPONENT_WEIGHT)
-            self.scores = [scorer._scorer(state, s) for s in range(rules.players)]
-
-    def __call__(self, sim: BitDeal) -> list[float]:
-        tricks = sim.tricks
-        if self.japanese:
-            return [(tricks[0] - tricks[1]) / 18, (tricks[1] - tricks[0]) / 18]
-        # Playouts end in a few ways only (the bids are mostly fixed and the
-        # tricks spread little), so each is scored once.
-        key = (*sim.bids, *tricks)
-        values = self.known.get(key)
-        if values is None:
-            values = self.known[key] = self._score(sim.bids, tricks)
-        return values
-
-    def _score(self, bids, tricks) -> list[float]:
-        scale = self.scale
-        if self.premiums is not None:
-            values = self.premiums(bids, tricks)
-            share = OPPONENT_WEIGHT / (len(values) - 1)
-            total = sum(values)
-            return [(value - share * (total - value)) / scale for value in values]
-        return [score(bids, tricks) / scale for score in self.scores]
-
-
-class _Premiums:
-    """Every seat's deal score plus what the deal does to the pulka's
-    premiums (RULES.md 2.8), as expected values: a seat still exact after
-    this deal keeps its premium with ``EXACT_CHANCE`` per deal left in the
-    pulka and then adds its best deal score; with deductions, a seat that
-    loses its premium while exactly one other keeps it loses its own best
-    score."""
-
-    def __init__(self, state: State):
-        rules = state.rules
-        self.rules = rules
-        self.cards = state.cards_each
-        self.pulka = rules.pulka_of(state.deal_index)
-        bounds = rules.pulka_bounds(self.pulka)
-        earlier = state.deals[bounds.start :]
-        self.keep = EXACT_CHANCE ** (bounds.stop - state.deal_index - 1)
-        seats = range(rules.players)
-        self.on = [all(d.tricks[s] == d.bids[s] for d in earlier) for s in seats]
-        self.best = [max((d.scores[s] for d in earlier), default=None) for s in seats]
-        self.deductions = rules.deductions
-
-    def __call__(self, bids, tricks) -> list[float]:
-        rules, cards, pulka = self.rules, self.cards, self.pulka
-        players = len(bids)
-        points = [
-            deal_score(rules, bids[s], tricks[s], cards, pulka) for s in range(players)
-        ]
-        best = [
-            points[s] if self.best[s] is None else max(points[s], self.best[s])
-            for s in range(players)
-        ]
-        keeps = [
-            self.keep if self.on[s] and tricks[s] == bids[s] else 0.0
-            for s in range(players)
-        ]
-        values = [points[s] + keeps[s] * best[s] for s in range(players)]
-        if self.deductions and any(keeps):
-            for s in range(players):
-                if best[s] <= 0 or keeps[s] == 1.0:
-                    continue
-                # Exactly one other seat on premium at the end of the pulka.
-                alone = 0.0
-                for other in range(players):
-                    if other == s or not keeps[other]:
-                        continue
-                    chance = keeps[other]
-                    for third in range(players):
-                        if third not in (s, other):
-                            chance *= 1.0 - keeps[third]
-                    alone += chance
-                values[s] -= (1.0 - keeps[s]) * alone * best[s]
-        return values
-
-
-class _Clock:
-    """The thinking budget, on the bot's ``timer``: ``more()`` is False once
-    one more playout as slow as the slowest so far, twice over, would overrun
-    it (with a margin kept for choosing and returning the move), or once
-    ``cap`` deals have been sampled."""
-
-    __slots__ = ("timer", "start", "budget", "cap", "deals", "last", "slowest")
-
-    def __init__(self, timer, start: float, budget: float, cap: int | None):
-        self.timer = timer
-        self.start = start
-        self.budget = budget
-        self.cap = cap
-        self.deals = 0
-        self.last = timer()
-        self.slowest = 0.0
-
-    def more(self) -> bool:
-        """Whether to sample another deal."""
-        if self.cap is not None and self.deals >= self.cap:
-            return False
-        return self.in_time()
-
-    def in_time(self) -> bool:
-        """Whether another playout fits in the budget."""
-        reserve = 2 * self.slowest + max(MARGIN, MARGIN_SHARE * self.budget)
-        return self.timer() + reserve < self.start + self.budget
-
-    def restart(self) -> None:
-        """Time the next playout from now (after work outside the loop)."""
-        self.last = self.timer()
-
-    def tick(self) -> None:
-        """One playout done (with the deal sampled for it, if any)."""
-        now = self.timer()
-        self.slowest = max(self.slowest, now - self.last)
-        self.last = now

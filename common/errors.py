@@ -4,7 +4,7 @@ A service that refuses a request raises an ``ApplicationError`` (or one of
 its kinds) before it changes anything. Its ``code`` is stable: clients,
 pages and tests go by it, never by the message. The API answers every
 refusal as ``{"code", "detail"}`` with the error's ``status``
-(``config.api_errors``); the live sockets send the code in an ``error``
+(``common.api_errors``); the live sockets send the code in an ``error``
 frame; pages turn it into a sentence.
 """
 

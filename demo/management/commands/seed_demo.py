@@ -4,8 +4,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games.demo import DEMO_PLAYERS, create_demo_data
-from tournaments.demo import create_demo_tournaments
+from demo.games import DEMO_PLAYERS, create_demo_data
+from demo.tournaments import create_demo_tournaments
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "admin"
