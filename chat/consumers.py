@@ -7,10 +7,12 @@ after commit. The frames are in docs/protocol.md, the rules in docs/chat.md.
 
 from __future__ import annotations
 
+import logging
 import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils import timezone
 
 from chat import selectors, services
@@ -26,6 +28,7 @@ CHAT_TYPES = ("chat", "chat_mute", "chat_report")
 HIDDEN_FOR_SECONDS = 10.0
 
 db = database_sync_to_async
+logger = logging.getLogger(__name__)
 
 
 def _valid_id(value) -> bool:
@@ -59,7 +62,16 @@ class ChatSocketMixin:
         unless there is nothing to tell."""
         self.chat_room, self.chat_reader = room, reader_id
         await self.channel_layer.group_add(room.group, self.channel_name)
-        messages, muted = await db(self._history)()
+        try:
+            messages, muted = await db(self._history)()
+        except DatabaseError:
+            # The page still works without its chat's past (the lobby's
+            # list, a finished game's stored sync); the next connection
+            # brings it.
+            logger.warning(
+                "socket %s: no chat history, the database failed", self.channel_name
+            )
+            return
         if messages or muted:
             await self.send_json(
                 {
@@ -100,6 +112,12 @@ class ChatSocketMixin:
             await handler(client_id, message)
         except ApplicationError as error:
             await self.chat_refused(client_id, error)
+        except DatabaseError:
+            # The database is down or full: nothing was stored, the socket
+            # stays open (the game's moves answer the same way).
+            await self.chat_error(
+                client_id, "unavailable", "the chat could not be saved just now"
+            )
 
     async def on_chat(self, client_id, message: dict) -> None:
         text, phrase = message.get("text"), message.get("phrase")
@@ -190,7 +208,10 @@ class ChatSocketMixin:
         return author_id in self.chat_hidden_ids
 
     async def chat_reload_hidden(self) -> None:
-        hidden = await db(selectors.hidden_authors)(self.chat_reader)
+        try:
+            hidden = await db(selectors.hidden_authors)(self.chat_reader)
+        except DatabaseError:
+            return  # keep what was read last; tried again on the next message
         self.chat_hidden_ids = frozenset(hidden)
         self.chat_hidden_at = time.monotonic()
 

@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from chat.models import ChatMute, Message, PersonalMute, Report
@@ -22,7 +23,7 @@ from tests.chat.helpers import (
     stored,
     table_path,
 )
-from tests.games.helpers import of_type
+from tests.games.helpers import of_type, play_out
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -332,3 +333,45 @@ async def test_the_games_frames_are_untouched(sockets):
     again = await socket.receive_until(of_type("sync"))
     assert again["version"] == sync["version"]
     assert not any(json.loads(f)["type"] == "update" for f in socket.frames)
+
+
+async def test_after_the_game_each_room_goes_on(sockets):
+    game, _, first, second, (watcher,) = await seated_and_watching(sockets)
+    await db(play_out)(game.pk)
+    await first.send(chat("gg"))
+    assert (await said(second))["text"] == "gg"
+    assert (await said(first))["text"] == "gg"
+    await watcher.send(chat("well played both", "c2"))
+    assert (await said(watcher))["room"] == "spectators"
+    await second.send(chat("thanks", "c3"))
+    assert (await said(first))["text"] == "thanks"
+    assert [m["text"] for m in heard_since(first, 0)] == ["gg", "thanks"]
+
+
+async def test_a_database_that_refuses_the_message_leaves_the_socket_open(sockets):
+    game, users = await a_match()
+    socket = await sockets(table_path(game), users[0])
+    await db(_refuse_chat)(True)
+    try:
+        error = await refused(socket, chat("hello"))
+    finally:
+        await db(_refuse_chat)(False)
+    assert error["code"] == "unavailable" and error["id"] == "c1"
+    await socket.send(chat("again", "c2"))
+    assert (await said(socket))["text"] == "again"
+
+
+def _refuse_chat(refused_: bool) -> None:
+    with connection.cursor() as cursor:
+        if refused_:
+            cursor.execute(
+                "CREATE FUNCTION test_refuse_chat() RETURNS trigger LANGUAGE plpgsql"
+                " AS 'BEGIN RAISE EXCEPTION ''no space'' USING ERRCODE = ''disk_full'';"
+                " END'"
+            )
+            cursor.execute(
+                "CREATE TRIGGER test_refuse_chat BEFORE INSERT ON chat_message"
+                " FOR EACH ROW EXECUTE FUNCTION test_refuse_chat()"
+            )
+        else:
+            cursor.execute("DROP FUNCTION IF EXISTS test_refuse_chat() CASCADE")

@@ -527,8 +527,35 @@ async def anonymous_chat(settings_, template) -> str:
     return await error_after(await open_at(template), chat(text="hi"))
 
 
+async def chat_unavailable(settings_, template) -> str:
+    """The database refuses to store a chat message, as a full disk would."""
+    socket = await open_at(template, cookie_of(await browser()))
+    await db(_chat_refused)(True)
+    try:
+        return await error_after(socket, chat(text="hi"))
+    finally:
+        await db(_chat_refused)(False)
+
+
+def _chat_refused(refused: bool) -> None:
+    with connection.cursor() as cursor:
+        if refused:
+            cursor.execute(
+                "CREATE FUNCTION test_refuse_chat() RETURNS trigger LANGUAGE plpgsql"
+                " AS 'BEGIN RAISE EXCEPTION ''no space'' USING ERRCODE = ''disk_full'';"
+                " END'"
+            )
+            cursor.execute(
+                "CREATE TRIGGER test_refuse_chat BEFORE INSERT ON chat_message"
+                " FOR EACH ROW EXECUTE FUNCTION test_refuse_chat()"
+            )
+        else:
+            cursor.execute("DROP FUNCTION IF EXISTS test_refuse_chat() CASCADE")
+
+
 OTHER_ERRORS = {
     "rate_limited": rate_limited,
+    "unavailable": chat_unavailable,
     "bad_message": bad_message,
     "not_allowed": anonymous_chat,
     **CHAT_ERRORS,

@@ -127,7 +127,8 @@ export class ChatPanel {
 
   actions(message) {
     const box = el("span", "chat-actions");
-    const mute = el("button", "chat-mute", "🔇");
+    // Words, not emoji: a phone without an emoji font would show a box.
+    const mute = el("button", "chat-mute", gettext("mute"));
     mute.type = "button";
     mute.title = fmt(gettext("Mute %s"), message.author.name);
     mute.setAttribute("aria-label", mute.title);
