@@ -146,10 +146,13 @@ def test_the_ranked_option_rates_the_player_against_the_bots_fixed_ratings():
     expected = elo.game_changes(ratings, games, game.result["places"])[seat]
     [change] = RatingChange.objects.filter(game=game)
     assert (change.user_id, change.before, change.delta) == (user.pk, 1620, expected)
-    # K 20 against three opponents rated 1500: a first place is worth the
-    # most a 1620 player can win here, a last place the most they can lose.
-    assert -20 <= change.delta <= 20
-    assert change.delta != 0
+    # Rated as against people of the bots' rating: between what a 1620
+    # player wins by beating three players rated 1500 and loses to them.
+    against_people = [1620, 1500, 1500, 1500], [30, 0, 0, 0]
+    best = elo.game_changes(*against_people, [1, 2, 3, 4])[0]
+    worst = elo.game_changes(*against_people, [4, 1, 2, 3])[0]
+    assert (best, worst) == (7, -13)
+    assert worst <= change.delta <= best
 
 
 def test_bots_are_chosen_at_the_level_nearest_the_players():
