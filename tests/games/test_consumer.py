@@ -371,7 +371,9 @@ async def test_a_timeout_move_says_so_on_the_wire(connect, settings):
     """The step the timer made carries ``"cause": "timeout"``, in the update
     and in a later sync's events; a player's own step has no such field."""
     settings.PULKA_ANY_TURN_SECONDS = True
-    game, declarer, other = await new_match(turn_seconds=1)
+    # Long enough for three sockets to connect and the first move to be made
+    # on a busy machine; the second turn is left to run out.
+    game, declarer, other = await new_match(turn_seconds=4)
     first, second, _ = await table_of_three(connect, game, declarer, other)
     await first.send(action_message(1, {"trump": "H"}, "own-1"))
     played = await first.receive_until(of_type("update"))
@@ -380,7 +382,7 @@ async def test_a_timeout_move_says_so_on_the_wire(connect, settings):
     assert played["events"][0]["events"][0]["type"] == "trump"
 
     # Nobody moves next: the timer does.
-    timeout = await first.receive_until(of_type("update"), timeout=5)
+    timeout = await first.receive_until(of_type("update"), timeout=10)
     assert timeout["version"] == 3
     assert timeout["events"] == [
         {"version": 3, "events": timeout["events"][0]["events"], "cause": "timeout"}

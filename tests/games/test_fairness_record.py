@@ -165,10 +165,11 @@ def test_the_replay_page_verifies_the_records_deals(client, player, tmp_path):
         f"✔ All {count} deals verified: their cards were fixed before play began."
     )
 
-    hands = record["deals"][2]["hands"]
+    # The last deal: a match may be over in a deal or two.
+    hands = record["deals"][-1]["hands"]
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
     checked = replay_page_check(tmp_path, record)
     assert checked == {
         "verified": "no",
-        "text": "✘ Deal 3: the cards do not hash to the commitment",
+        "text": f"✘ Deal {count}: the cards do not hash to the commitment",
     }
