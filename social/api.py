@@ -67,7 +67,9 @@ class FriendRequestsSerializer(serializers.Serializer):
 
 
 class UsernameSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text=USERNAME_HELP)
+    username = serializers.CharField(
+        min_length=1, max_length=150, trim_whitespace=False, help_text=USERNAME_HELP
+    )
 
 
 class RequestResultSerializer(serializers.Serializer):
@@ -102,7 +104,9 @@ class InvitationsSerializer(serializers.Serializer):
 
 class InvitationCreateSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
-    username = serializers.CharField(max_length=150, help_text="The friend's.")
+    username = serializers.CharField(
+        min_length=1, max_length=150, trim_whitespace=False, help_text="The friend's."
+    )
 
 
 class AcceptedSerializer(serializers.Serializer):
