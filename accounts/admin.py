@@ -1,7 +1,7 @@
 """Admin registrations of the accounts app, and the operators' user list.
 
 Users get one extra action, "Ban player", which asks for a reason and calls
-``games.services.bans.user_ban`` for each selected user. Axes' access
+``accounts.bans.user_ban`` for each selected user. Axes' access
 attempts (failed logins) get two, "Lift lockout of these accounts from these
 addresses" and "Lift every lockout of these addresses", which call
 ``accounts.lockout.lockout_lift``: written to the admin's log. The ranked
@@ -22,10 +22,11 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.bans import user_ban
 from accounts.lockout import lockout_lift
-from accounts.models import Profile, SharedAddress
-from config.errors import ApplicationError
-from games.services.bans import user_ban
+from accounts.models import Ban, Profile, SharedAddress
+from common.admin import ReadOnlyAdmin
+from common.errors import ApplicationError
 
 User = get_user_model()
 
@@ -119,7 +120,7 @@ class PlayerAdmin(UserAdmin):
     actions = [*(UserAdmin.actions or []), "ban_players"]
 
     def has_ban_permission(self, request) -> bool:
-        return request.user.has_perm("games.ban_user")
+        return request.user.has_perm("accounts.ban_user")
 
     @admin.action(description=_("Ban player"), permissions=["ban"])
     def ban_players(self, request, queryset):
@@ -135,7 +136,7 @@ class PlayerAdmin(UserAdmin):
                 "action": request.POST.get("action"),
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
             }
-            return TemplateResponse(request, "games/admin/ban.html", context)
+            return TemplateResponse(request, "accounts/admin/ban.html", context)
         banned = 0
         for user in users:
             try:
@@ -203,3 +204,13 @@ class LockoutAdmin(AccessAttemptAdmin):
 if admin.site.is_registered(AccessAttempt):
     admin.site.unregister(AccessAttempt)
 admin.site.register(AccessAttempt, LockoutAdmin)
+
+
+@admin.register(Ban)
+class BanAdmin(ReadOnlyAdmin):
+    """The record of bans; a ban is made with the users' "Ban player"."""
+
+    list_display = ["user", "by", "created_at", "reason"]
+    search_fields = ["user__username", "by__username", "reason"]
+    list_select_related = ["user", "by"]
+    date_hierarchy = "created_at"

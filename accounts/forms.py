@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts import timezones
 from accounts.models import DISPLAY_NAME_MAX_LENGTH
 from accounts.selectors import display_name_taken
-from config.text_filters import label_from_verbose_name
+from common.text_filters import label_from_verbose_name
 
 
 class SignUpForm(UserCreationForm):

@@ -30,7 +30,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
-from config.text_filters import label_from_verbose_name
+from common.text_filters import label_from_verbose_name
 
 
 class _CheckedByTheView:

@@ -1,12 +1,13 @@
 """What a player chooses about themselves (the name shown at tables, the
 language of the site, the time zone of its times), what the site notes of
-how the account came to be, and the ranked games between accounts seen at
-one address."""
+how the account came to be, the ranked games between accounts seen at one
+address, and bans."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 DISPLAY_NAME_MAX_LENGTH = 32
@@ -83,3 +84,37 @@ class SharedAddress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.player} and {self.other}"
+
+
+class Ban(models.Model):
+    """An operator's ban of a player: whom, by whom, why and when.
+
+    The ban itself is the account turned inactive (``accounts.bans``): Django
+    refuses inactive users at login, and the live-play sockets refuse them
+    too. This row is the record of the decision.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="bans",
+        verbose_name=_("player"),
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("ban")
+        verbose_name_plural = _("bans")
+        ordering = ["-created_at", "-id"]
+        permissions = [("ban_user", "Can ban players")]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.created_at:%Y-%m-%d})"

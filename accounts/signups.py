@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.addresses import address_digest
 from accounts.models import Profile
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 
 WINDOW = timedelta(hours=1)
 # The first key of the PostgreSQL advisory locks taken here (the second is

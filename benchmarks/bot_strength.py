@@ -61,14 +61,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import legal_actions, make_rules  # noqa: E402
-from games.engine.bots import (  # noqa: E402
+from joker import legal_actions, make_rules  # noqa: E402
+from joker.bots import (  # noqa: E402
     IsmctsBot,
     MonteCarloBot,
     autopilot_action,
     play_game,
 )
-from games.engine.scoring import places  # noqa: E402
+from joker.scoring import places  # noqa: E402
 
 LIVE_SAMPLES = 12  # the Monte Carlo bot the live tables used before IsmctsBot
 KEPT_BACK = 0.001  # seconds of its budget a bot leaves unused, about

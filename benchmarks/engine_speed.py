@@ -52,10 +52,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import apply, legal_actions, make_rules, new_game  # noqa: E402
-from games.engine.shuffle import deal_cards  # noqa: E402
-from games.engine.state import DEAL  # noqa: E402
-from games.engine.view import view  # noqa: E402
+from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
+from joker.shuffle import deal_cards  # noqa: E402
+from joker.state import DEAL  # noqa: E402
+from joker.view import view  # noqa: E402
 
 # Our speed target, relative to OpenSpiel's oh_hell, in both figures.
 TARGET_RATIO = 0.5

@@ -46,15 +46,15 @@ try:
 except ImportError:  # the optional bench group is not installed
     pyspiel = None
 
-from games.engine import apply, legal_actions, make_rules, new_game  # noqa: E402
-from games.engine.actions import Bid, NameTrump, PlayCard  # noqa: E402
-from games.engine.bots.autopilot import autopilot_action  # noqa: E402
-from games.engine.bots.bitdeal import BitDeal  # noqa: E402
-from games.engine.bots.ismcts import _Scorers  # noqa: E402
-from games.engine.bots.montecarlo import Knowledge  # noqa: E402
-from games.engine.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
-from games.engine.shuffle import deal_from_deck  # noqa: E402
-from games.engine.state import BID, DEAL, OVER, TRUMP  # noqa: E402
+from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
+from joker.actions import Bid, NameTrump, PlayCard  # noqa: E402
+from joker.bots.autopilot import autopilot_action  # noqa: E402
+from joker.bots.bitdeal import BitDeal  # noqa: E402
+from joker.bots.montecarlo import Knowledge  # noqa: E402
+from joker.bots.results import Scorers  # noqa: E402
+from joker.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
+from joker.shuffle import deal_from_deck  # noqa: E402
+from joker.state import BID, DEAL, OVER, TRUMP  # noqa: E402
 
 MIN_SIMULATIONS = 2
 INSTALL_HINT = "install the optional group: pip install -e '.[bench]'"
@@ -185,7 +185,7 @@ if pyspiel is not None:
         @classmethod
         def from_engine(cls, game, state, deal_actions):
             """A state at a decision of a real game, the horizon one deal."""
-            return cls(game, state, deal_actions, (), _Scorers(state))
+            return cls(game, state, deal_actions, (), Scorers(state))
 
         def __deepcopy__(self, memo):
             # The engine state is an immutable value: clones share it.
@@ -228,7 +228,7 @@ if pyspiel is not None:
                     self.engine = apply(state, deal)
                     self.order = []
                     self.deal_actions = []
-                    self.scorers = _Scorers(self.engine)
+                    self.scorers = Scorers(self.engine)
                 return
             action = engine_action(state, number)
             self.engine = apply(state, action)
@@ -432,7 +432,7 @@ def joker_game(rules, horizon="game"):
 def check_legal_play(games: int, budget: float, seed: int) -> int:
     """OpenSpiel's ISMCTSBot plays ``games`` seeded deals of each game against
     itself through our rules; every move is checked against the engine."""
-    from games.engine.bots import play_game
+    from joker.bots import play_game
 
     illegal = moves = 0
     for profile, options in GAMES.values():

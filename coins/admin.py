@@ -19,7 +19,7 @@ from coins import services
 from coins.errors import InsufficientCoins
 from coins.forms import AdjustForm
 from coins.models import Account, Entry
-from config.admin import ReadOnlyAdmin
+from common.admin import ReadOnlyAdmin
 
 
 @admin.register(Account)

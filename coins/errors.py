@@ -1,8 +1,8 @@
-"""Typed refusals of the coin services (``config.errors`` is their base)."""
+"""Typed refusals of the coin services (``common.errors`` is their base)."""
 
 from __future__ import annotations
 
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 
 
 class InsufficientCoins(ApplicationError):

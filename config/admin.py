@@ -1,8 +1,6 @@
-"""What the apps' admin pages share: records that are only ever looked at,
-and fields no admin page may filter, search or sort by.
+"""The site's admin: fields no admin page may filter, search or sort by.
 
-Ledgers, ratings, game records and the like change only through their
-services (or not at all), so their admin pages are read-only.
+(The read-only bases of records only ever looked at are in ``common.admin``.)
 
 **Secret fields.** A model lists in ``SECRET_FIELDS`` the fields that hold
 what its page hides (a game's hidden cards, say). A filter, a search or a
@@ -24,29 +22,6 @@ from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import F
 from django.db.models.constants import LOOKUP_SEP
-
-
-class ReadOnly:
-    """No adding, changing or deleting here, only viewing."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
-    pass
-
-
-class ReadOnlyInline(ReadOnly, admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
 
 
 def secret_fields(model) -> tuple[str, ...]:

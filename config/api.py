@@ -100,6 +100,7 @@ urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
     path("", include("ratings.api")),
     path("", include("games.api")),
+    path("", include("chat.api")),
     path("wallet/", include("coins.api")),
     path("pools/", include("matchmaking.api")),
     path("tournaments/", include("tournaments.api")),

@@ -1,5 +1,5 @@
 """The API's schema lists every answer an operation can give: besides its
-own, the refusals of ``config.api_errors`` (400 bad input, 401 not signed
+own, the refusals of ``common.api_errors`` (400 bad input, 401 not signed
 in, 403 not allowed, 404 not found, 406 no acceptable answer, 409 refused
 in the current state, 415 a body it cannot read, 429 throttled), each as an
 ``Error``. (405, a method an address does not take, belongs to no operation;
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 
-from config.api_errors import ErrorSerializer
+from common.api_errors import ErrorSerializer
 
 REFUSALS = {
     "400": "Bad input: `fields` says what is wrong with each field.",

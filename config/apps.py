@@ -2,7 +2,7 @@
 
 from django.contrib.admin.apps import AdminConfig
 
-from config.text_filters import use_sentence_start_for_capfirst
+from common.text_filters import use_sentence_start_for_capfirst
 
 
 class SiteAdminConfig(AdminConfig):
@@ -10,5 +10,5 @@ class SiteAdminConfig(AdminConfig):
 
     def ready(self):
         super().ready()
-        # Georgian is never capitalised: see config.text_filters.
+        # Georgian is never capitalised: see common.text_filters.
         use_sentence_start_for_capfirst()

@@ -3,7 +3,7 @@
 uvicorn answers a request it cannot parse (bad bytes in the request line, a
 target of 64 KiB or more: httptools keeps URL offsets in 16 bits) with a 400
 of its own in text/plain, before any application sees it. Under /api/ every
-answer is JSON ``{"code", "detail"}`` (config.api_errors), so this subclass
+answer is JSON ``{"code", "detail"}`` (common.api_errors), so this subclass
 words that 400 the same way there. Named on the server command line
 (``--http``, config.limits); it must not import Django: uvicorn loads it
 first.

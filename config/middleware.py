@@ -57,7 +57,7 @@ class RefuseNulCharacters(MiddlewareMixin):
 
 
 # What an /api/ refusal made outside the API's views says, by status: the
-# same codes as DRF's (config.api_errors.API_ERRORS), the 400 as the NUL
+# same codes as DRF's (common.api_errors.API_ERRORS), the 400 as the NUL
 # refusal's. A 500, or any other status, is a fault rather than a refusal
 # and is not in API_ERRORS: still JSON, and counted by scripts/api_fuzz.py.
 REFUSALS_BY_STATUS = {

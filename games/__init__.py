@@ -1,6 +1,5 @@
 """Live play: tables, seats, games and their event records.
 
-The rules engine lives in the `games.engine` subpackage and is pure Python; this
-package's top level stays free of imports so that importing the engine never
-pulls in Django.
+The rules engine is the package ``joker``, beside this one; ``games.engine``
+holds only the replay command's old address.
 """

@@ -23,9 +23,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin import ReadOnlyAdmin
-from config.errors import ApplicationError
-from games.models import Ban, DealRecord, Game, GameEvent, HandsRead, Seat, Table
+from common.admin import ReadOnlyAdmin
+from common.errors import ApplicationError
+from games.models import DealRecord, Game, GameEvent, HandsRead, Seat, Table
 from games.services.annul import game_annul
 
 
@@ -225,13 +225,3 @@ class HandsReadAdmin(ReadOnlyAdmin):
     list_filter = ["at"]
     search_fields = ["by__username", "game__id"]
     list_select_related = ["by", "game"]
-
-
-@admin.register(Ban)
-class BanAdmin(ReadOnlyAdmin):
-    """The record of bans; a ban is made with the users' "Ban player"."""
-
-    list_display = ["user", "by", "created_at", "reason"]
-    search_fields = ["user__username", "by__username", "reason"]
-    list_select_related = ["user", "by"]
-    date_hierarchy = "created_at"

@@ -15,12 +15,12 @@ from django.http import Http404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics
-from rest_framework.permissions import AllowAny
+from rest_framework import generics, serializers
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import ErrorSerializer
+from common.api_errors import ErrorSerializer, refusal_serializer
 from games import selectors
 from games.models import Game, Seat
 from games.serializers import (
@@ -28,6 +28,7 @@ from games.serializers import (
     GameFilterSerializer,
     GameSerializer,
 )
+from games.services import rematch as rematch_services
 from ratings.categories import preset
 
 GAME_ID = OpenApiParameter(
@@ -113,7 +114,7 @@ class GameDetailView(generics.RetrieveAPIView):
 )
 class GameRecordView(generics.GenericAPIView):
     """The game record in the RECORD.md format: every deal's cards and every
-    action, as ``python -m games.engine.replay`` reads it, and each deal's
+    action, as ``python -m joker.replay`` reads it, and each deal's
     commitment and salt (docs/engine.md). Published once the game is over;
     404 while it is being played."""
 
@@ -130,8 +131,97 @@ class GameRecordView(generics.GenericAPIView):
         return Response(selectors.game_record(game))
 
 
+class RematchSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    state = serializers.ChoiceField(
+        choices=["none", "open", "made", "lapsed"],
+        help_text="none: no offer yet; open: waiting for the seats in "
+        "`waiting` until `expires`; made: `table` is the new table; lapsed: "
+        "see `reason`.",
+    )
+    agreed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats of the people who agreed."
+    )
+    waiting = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Seats of the people who have not agreed yet.",
+    )
+    expires = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField(
+        help_text="Why the offer lapsed: declined, left, expired, or the "
+        "refusal of `seat` (ranked_elsewhere, few_coins, rating_needed, "
+        "banned); empty otherwise."
+    )
+    seat = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    url = serializers.CharField(allow_null=True, help_text="The new table's page.")
+
+
+RematchAgreeRefusal = refusal_serializer(
+    "RematchAgreeRefusal",
+    [
+        "game_not_finished",
+        "not_a_player",
+        "tournament_game",
+        "rematch_agreed",
+        "rematch_made",
+        "rematch_refused",
+    ],
+)
+RematchDeclineRefusal = refusal_serializer(
+    "RematchDeclineRefusal",
+    ["game_not_finished", "not_a_player", "tournament_game", "no_offer"],
+)
+NO_GAME = OpenApiResponse(ErrorSerializer, description="No such game.")
+
+
+@extend_schema(parameters=[GAME_ID])
+class RematchView(generics.GenericAPIView):
+    """A finished game's rematch (docs/protocol.md, "Rematch").
+
+    ``POST`` agrees to play the game again, with the same options and
+    seats; when every person of it has agreed, the new table is made and its
+    game started (``url``). ``DELETE`` declines the open offer. Each answers
+    with the offer's state; a refusal is a 409 and changes nothing, except
+    ``rematch_refused``: somebody may not take their seat, so the offer
+    lapsed and no table was made.
+    """
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    serializer_class = RematchSerializer
+
+    def get_queryset(self):
+        return visible_games(self.request.user)
+
+    def answer(self, pk: int) -> Response:
+        return Response(RematchSerializer(selectors.rematch_message(pk)).data)
+
+    @extend_schema(responses={200: RematchSerializer, 404: NO_GAME})
+    def get(self, request: Request, pk: int) -> Response:
+        return self.answer(self.get_object().pk)
+
+    @extend_schema(
+        request=None,
+        responses={200: RematchSerializer, 404: NO_GAME, 409: RematchAgreeRefusal},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = self.get_object()
+        rematch_services.rematch_agree(game_id=game.pk, user=request.user)
+        return self.answer(game.pk)
+
+    @extend_schema(
+        request=None,
+        responses={200: RematchSerializer, 404: NO_GAME, 409: RematchDeclineRefusal},
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        game = self.get_object()
+        rematch_services.rematch_decline(game_id=game.pk, user=request.user)
+        return self.answer(game.pk)
+
+
 urlpatterns = [
     path("games/", GameListView.as_view(), name="game-list"),
     path("games/<int:pk>/", GameDetailView.as_view(), name="game-detail"),
     path("games/<int:pk>/record/", GameRecordView.as_view(), name="game-record"),
+    path("games/<int:pk>/rematch/", RematchView.as_view(), name="game-rematch"),
 ]

@@ -7,8 +7,13 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from games.services import notify
+        from accounts.bans import player_banned
+        from games.services import notify, tables
         from games.signals import game_ended
 
         # A table that stops being played leaves the lobby's list.
         game_ended.connect(notify.lobby_on_game_end, dispatch_uid="lobby-game-end")
+        # A banned player's seats at tables still waiting are freed with the ban.
+        player_banned.connect(
+            tables.free_the_seats_of_a_banned_player, dispatch_uid="ban-frees-seats"
+        )

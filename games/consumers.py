@@ -35,9 +35,12 @@ from accounts.sockets import (
     session_group,
     user_group,
 )
+from chat.consumers import CHAT_TYPES, ChatSocketMixin
+from chat.selectors import LOBBY, table_room
 from games import selectors, socket_limits
 from games.live.broadcast import encode
 from games.live.hall import hall
+from games.rematch_socket import RematchSocketMixin
 from games.services.notify import LOBBY_GROUP
 
 logger = logging.getLogger(__name__)
@@ -214,12 +217,20 @@ class UserSocketMixin:
         await self.close(code=event["code"], reason=event["reason"])
 
 
-class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+class GameConsumer(
+    DirectDispatchMixin,
+    UserSocketMixin,
+    ChatSocketMixin,
+    RematchSocketMixin,
+    AsyncJsonWebsocketConsumer,
+):
     """One socket at a live table: parse, hand to the game's owner.
 
     Everything the socket is sent about the game (syncs, updates, presence,
     answers) comes from the owner (``games.live``), in this process or
-    through the channel layer (``table_text``).
+    through the channel layer (``table_text``). The table's chat does not go
+    through the owner: ``chat.consumers`` saves and fans it out. The rematch
+    of a finished game is the socket's own business (``RematchSocketMixin``).
     """
 
     game_id: int
@@ -250,14 +261,18 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
         self.attached = await self.relay.attach(self.game_id, self, self.seat, None)
         if not self.attached:
             await self.send_stored_sync(None)
+        await self.chat_join(table_room(self.game_id, self.seat), user.pk)
+        await self.join_rematch()
 
     async def disconnect(self, code):
         try:
+            await self.chat_leave()
             await self.leave_user_group()
         finally:
             if self.attached:
                 self.attached = False
                 await self.relay.detach(self.game_id, self)
+            await self.leave_rematch()
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame
@@ -317,12 +332,18 @@ class GameConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsu
     async def on_abort(self, message):
         await self.play(_an_id(message), {"kind": "abort", "id": _an_id(message)})
 
+    async def on_chat_frame(self, message):
+        await self.chat_receive(message)
+
     HANDLERS = {
         "ping": on_ping,
         "sync": on_sync,
         "action": on_action,
         "resign": on_resign,
         "abort": on_abort,
+        **dict.fromkeys(CHAT_TYPES, on_chat_frame),
+        "rematch": RematchSocketMixin.on_rematch,
+        "rematch_decline": RematchSocketMixin.on_rematch_decline,
     }
 
     async def play(self, message_id, command: dict):
@@ -464,12 +485,14 @@ class PongToEveryFrameMixin:
 class LobbyConsumer(
     DirectDispatchMixin,
     UserSocketMixin,
-    PongToEveryFrameMixin,
+    ChatSocketMixin,
     AsyncJsonWebsocketConsumer,
 ):
-    """Tells lobby pages to refresh their table list when it changes.
+    """Tells lobby pages to refresh their table list when it changes, and
+    carries the lobby's chat.
 
-    Open to everybody; a signed-in user's socket also joins the user's group.
+    Open to everybody (anonymous visitors read the chat, signed-in users
+    write in it); a signed-in user's socket also joins the user's group.
     """
 
     async def connect(self):
@@ -478,10 +501,25 @@ class LobbyConsumer(
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
+        await self.chat_join(LOBBY, user.pk if user.is_authenticated else None)
 
     async def disconnect(self, code):
+        await self.chat_leave()
         await self.leave_user_group()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """A chat message (``CHAT_TYPES``) goes to the chat; every other
+        frame, whatever it holds, is a keep-alive answered with a pong, as
+        before there was a chat."""
+        try:
+            message = read_frame(text_data, bytes_data)
+        except FrameError:
+            message = None
+        if message is not None and message["type"] in CHAT_TYPES:
+            await self.chat_receive(message)
+        else:
+            await self.send_json({"type": "pong"})
 
     async def lobby_changed(self, event):
         await self.send_json({"type": "lobby"})

@@ -1,8 +1,8 @@
-"""Refusals of the live-play services (``config.errors`` is their base)."""
+"""Refusals of the live-play services (``common.errors`` is their base)."""
 
 from __future__ import annotations
 
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 
 
 class StaleVersion(ApplicationError):

@@ -17,7 +17,7 @@ import hashlib
 import json
 import secrets
 
-from games.engine.actions import Deal
+from joker.actions import Deal
 
 
 def preimage(index: int, deal: Deal, salt: str) -> str:

@@ -9,12 +9,12 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import BadRecord, make_rules
-from games.engine.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
 from games.models import Table
 from games.services.tables import TURN_SECONDS_CHOICES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
 from games.stakes import STAKE_CHOICES
+from joker import BadRecord, make_rules
+from joker.rules import HISHT_CHOICES, JAPANESE_TARGETS, PROFILES
 from ratings.categories import CATEGORY_CHOICES, DEFAULT_CATEGORY, preset
 
 PROFILE_LABELS = {

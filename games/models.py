@@ -1,4 +1,4 @@
-"""Tables, seats, games and their append-only event records; bans."""
+"""Tables, seats, games and their append-only event records."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name
-from games.engine import apply, make_rules
-from games.engine.actions import Deal, action_from_json
-from games.engine.codec import state_from_json
-from games.engine.rules import PROFILE_NAMES
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
+from joker import apply, make_rules
+from joker.actions import Deal, action_from_json
+from joker.codec import state_from_json
+from joker.rules import PROFILE_NAMES
 
 PROFILE_CHOICES = list(PROFILE_NAMES.items())
 
@@ -63,6 +63,10 @@ class Table(models.Model):
     # Seated by the site (a tournament round), not by the players: nobody
     # may call its game off.
     managed = models.BooleanField(default=False)
+    # A ranked table with practice bots at it whose game is rated all the
+    # same (quick play's ranked option): each bot counts as an opponent of
+    # its level's fixed rating (docs/ratings.md, "Bot seats").
+    rated_with_bots = models.BooleanField(default=False)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -248,6 +252,54 @@ class Game(models.Model):
         return f"game:{self.pk}"
 
 
+class Rematch(models.Model):
+    """The players' offer to play a finished game again at a new table.
+
+    One row per game: ``agreed`` lists the seats whose person said yes (bots
+    agree at once). When every person of the game has agreed, the new table
+    is made (``table``) and the offer is over; it lapses when a player
+    declines or leaves the page, when someone may no longer take their seat,
+    or at ``expires_at``. A lapsed offer may be made again; a made one never
+    (``games.services.rematch``).
+    """
+
+    class State(models.TextChoices):
+        OPEN = "open", _("Open")
+        MADE = "made", _("Made")
+        LAPSED = "lapsed", _("Lapsed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rematch")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    agreed = models.JSONField(default=list, blank=True)
+    # Why it lapsed: "declined", "left", "expired" or a seat's refusal code
+    # ("few_coins", ...), and the seat it came from (None for "expired").
+    reason = models.CharField(max_length=32, blank=True, default="")
+    reason_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    table = models.OneToOneField(
+        Table,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rematch")
+        verbose_name_plural = _("rematches")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(state="made", table__isnull=False)
+                | ~models.Q(state="made"),
+                name="a_made_rematch_has_a_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Rematch of game {self.game_id} ({self.state})"
+
+
 class DealRecord(models.Model):
     """The cards of one deal, and the commitment published when it began.
 
@@ -299,7 +351,7 @@ class GameEvent(models.Model):
     cause = models.CharField(max_length=16, choices=Cause.choices, default=Cause.PLAYER)
     # The record form of the action (RECORD.md); a deal's index for deals.
     action = models.JSONField(null=True, blank=True)
-    # What everyone may know about the step (games.engine.events).
+    # What everyone may know about the step (joker.events).
     public = models.JSONField(default=list)
     # The player's own id for the action (docs/protocol.md): a resend with
     # the same id is answered from this row and applied at most once.
@@ -323,40 +375,6 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} v{self.version}: {self.kind}"
-
-
-class Ban(models.Model):
-    """An operator's ban of a player: whom, by whom, why and when.
-
-    The ban itself is the account turned inactive (``services.bans``): Django
-    refuses inactive users at login, and the live-play sockets refuse them
-    too. This row is the record of the decision.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="bans",
-        verbose_name=_("player"),
-    )
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("by"),
-    )
-    reason = models.TextField(_("reason"))
-    created_at = models.DateTimeField(_("when"), default=timezone.now)
-
-    class Meta:
-        verbose_name = _("ban")
-        verbose_name_plural = _("bans")
-        ordering = ["-created_at", "-id"]
-        permissions = [("ban_user", "Can ban players")]
-
-    def __str__(self) -> str:
-        return f"{self.user} ({self.created_at:%Y-%m-%d})"
 
 
 class HandsRead(models.Model):

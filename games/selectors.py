@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
 
 from coins.models import Account, Entry
 from games import fairness, rows
-from games.engine.record import record_json
-from games.engine.view import view
-from games.models import Game, GameEvent, Seat, Table, deal_of
+from games.models import Game, GameEvent, Rematch, Seat, Table, deal_of
+from joker.record import record_json
+from joker.view import view
 
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
@@ -181,7 +183,7 @@ def events_since(game: Game, version: int) -> list[dict]:
 
 def game_history(game: Game) -> list:
     """The game as the engine's record history: [(Deal, [actions])]."""
-    from games.engine.actions import action_from_json
+    from joker.actions import action_from_json
 
     deals = {record.index: deal_of(record) for record in game.deal_records.all()}
     history: list = []
@@ -237,3 +239,48 @@ def sync_message(game_id: int, seat: int | None, since: int | None) -> dict:
         "last_trick": None,  # held by a game's owner only
         **snapshot(game, seats, seat),
     }
+
+
+def rematch_message(game_id: int, *, now=None) -> dict:
+    """Where the game's rematch offer stands, as the table socket's
+    ``rematch`` message and the API give it (docs/protocol.md, "Rematch"):
+    ``state`` is "none" (no offer yet), "open", "made" or "lapsed" (an open
+    offer past its time is lapsed, reason "expired")."""
+    now = now or timezone.now()
+    message = {
+        "type": "rematch",
+        "game": game_id,
+        "state": "none",
+        "agreed": [],
+        "waiting": [],
+        "expires": None,
+        "reason": "",
+        "seat": None,
+        "table": None,
+        "url": None,
+    }
+    rematch = Rematch.objects.filter(game_id=game_id).first()
+    if rematch is None:
+        return message
+    people = list(
+        Seat.objects.filter(table__game__pk=game_id, user__isnull=False)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    state, reason = rematch.state, rematch.reason
+    if state == Rematch.State.OPEN and rematch.expires_at <= now:
+        state, reason = Rematch.State.LAPSED, "expired"
+    message.update(
+        state=state,
+        agreed=list(rematch.agreed),
+        waiting=[n for n in people if n not in rematch.agreed],
+        expires=rematch.expires_at.isoformat(),
+        reason=reason,
+        seat=rematch.reason_seat if reason != "expired" else None,
+    )
+    if state == Rematch.State.MADE:
+        message.update(
+            table=rematch.table_id,
+            url=reverse("games:table", args=[rematch.table_id]),
+        )
+    return message

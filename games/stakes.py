@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from accounts import farming
 from coins import services as coins
 from coins.errors import InsufficientCoins
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games.models import Game, Seat, Table
 from games.settlement import (
     DEFAULT_POINTS_PER_COIN,

@@ -17,9 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import ErrorSerializer, refusal_serializer
+from common.api_errors import ErrorSerializer, refusal_serializer
 from games.stakes import STAKE_CHOICES
 from matchmaking import selectors, services
+from matchmaking.grouping import BOT_WAIT_SECONDS
 from ratings.categories import CATEGORY_CHOICES
 
 STAKE_HELP = "Domino Coin per player (a virtual coin, never money)."
@@ -35,10 +36,32 @@ class PoolSerializer(serializers.Serializer):
     )
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON's true or false only: DRF's own also takes 0, 1, "yes" and the
+    like, which the schema does not allow."""
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
 class JoinSerializer(serializers.Serializer):
     category = serializers.ChoiceField(choices=CATEGORY_CHOICES)
     stake = serializers.ChoiceField(
         choices=STAKE_CHOICES, default=0, help_text=STAKE_HELP
+    )
+    bots = StrictBooleanField(
+        default=True,
+        help_text="In a 4-player category without a stake: after "
+        f"{BOT_WAIT_SECONDS} seconds' wait, be seated at once with practice "
+        "bots in the seats no waiting player fits.",
+    )
+    bots_rated = StrictBooleanField(
+        default=False,
+        help_text="A table with bots counts for the rating, each bot an "
+        "opponent of its level's fixed rating (docs/ratings.md). Players "
+        "are seated with bots only beside players who made the same choice.",
     )
 
 
@@ -66,6 +89,14 @@ class StatusSerializer(serializers.Serializer):
         "at, while its game is on.",
     )
     url = serializers.CharField(allow_null=True, help_text="That table's page.")
+    bots_in = serializers.IntegerField(
+        allow_null=True,
+        help_text="Seconds until practice bots fill the table (0: at the next "
+        "tick, every 2 seconds); null when they never will.",
+    )
+    bots_rated = serializers.BooleanField(
+        help_text="A table with bots would count for the rating."
+    )
 
 
 JoinRefusalSerializer = refusal_serializer(
@@ -121,6 +152,8 @@ class PoolJoinView(APIView):
             user=request.user,
             category=data.validated_data["category"],
             stake=data.validated_data["stake"],
+            bots=data.validated_data["bots"],
+            bots_rated=data.validated_data["bots_rated"],
             now=timezone.now(),
         )
         return Response(_status(request), status=status.HTTP_201_CREATED)

@@ -75,4 +75,5 @@ def _status(user) -> dict:
         "players": status.players,
         "table": status.table,
         "url": status.url,
+        "bots_in": status.bots_in,
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.errors import NotAllowed
+from common.errors import NotAllowed
 
 
 class AlreadyWaiting(NotAllowed):

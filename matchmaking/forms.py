@@ -33,11 +33,30 @@ class QuickPlayForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, high_stake: int, **kwargs):
+    bots = forms.BooleanField(
+        label=_("Practice bots fill the table after a short wait"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Joker for four without a stake: after %(seconds)s seconds the "
+            "table starts with whoever is waiting and practice bots."
+        ),
+    )
+    bots_rated = forms.BooleanField(
+        label=_("Count a game with bots for my rating"),
+        required=False,
+        initial=False,
+        help_text=_("Each bot counts as a player of its level's fixed rating."),
+    )
+
+    def __init__(self, *args, high_stake: int, bot_wait: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["stake"].choices = [
             (stake, stake_label(stake)) for stake in STAKE_CHOICES
         ]
         self.fields["stake"].help_text = self.fields["stake"].help_text % {
             "high": high_stake
+        }
+        self.fields["bots"].help_text = self.fields["bots"].help_text % {
+            "seconds": bot_wait
         }

@@ -13,9 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ratings.elo import BOT_RATINGS
+
 WINDOW_START = 100
 WIDEN_PER_SECOND = 10
 WINDOW_MAX = 800
+
+# A player who has waited this long in a 4-player pool without a stake is
+# seated at once, with whoever waits there and fits, and practice bots in
+# the other seats (``bot_group``).
+BOT_WAIT_SECONDS = 20
 
 # Candidates tried for one player's group before leaving them to the next
 # tick, so that a tick stays quick however the ratings fall in a big pool.
@@ -94,3 +101,28 @@ def _group_with(
         return None
 
     return extend((anchor,), 0)
+
+
+def bot_group(
+    anchor: Waiting, others: Sequence[Waiting], people: int
+) -> tuple[Waiting, ...]:
+    """``anchor`` (whose wait for people is over) and up to ``people - 1``
+    of ``others`` (in join order) who fit with them and with each other,
+    taken in join order: the people of a table whose other seats bots fill."""
+    group = [anchor]
+    for candidate in others:
+        if len(group) == people:
+            break
+        if all(fits(candidate, member) for member in group):
+            group.append(candidate)
+    return tuple(group)
+
+
+def bot_level(ratings: Sequence[int]) -> str:
+    """The practice bot's level whose fixed rating is nearest the people's
+    mean rating (the weaker level on a tie)."""
+    mean = sum(ratings) / len(ratings)
+    return min(
+        BOT_RATINGS,
+        key=lambda level: (abs(BOT_RATINGS[level] - mean), BOT_RATINGS[level]),
+    )

@@ -34,6 +34,11 @@ class PoolEntry(models.Model):
     # The last sign of the player's browser (or API client); a player gone
     # quiet for too long leaves the pool (``services.AWAY_SECONDS``).
     seen_at = models.DateTimeField(_("last seen"))
+    # In a 4-player category without a stake: after ``services.BOT_WAIT_SECONDS``
+    # the player is seated with practice bots in the seats nobody took.
+    bots = models.BooleanField(_("bots after the wait"), default=True)
+    # Such a table with bots counts for the rating (docs/ratings.md).
+    bots_rated = models.BooleanField(_("rated with bots"), default=False)
 
     class Meta:
         verbose_name = _("waiting player")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -11,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Table
 from games.stakes import STAKE_CHOICES
-from matchmaking.grouping import window
+from matchmaking.grouping import BOT_WAIT_SECONDS, window
 from matchmaking.models import Match, PoolEntry
 from ratings.categories import CATEGORIES
 
@@ -31,6 +32,11 @@ class PoolStatus:
     players: int = 0
     table: int | None = None
     url: str | None = None
+    # Seconds until practice bots fill the table (0: at the next tick);
+    # None when they never will (a 2-player category, a stake, or bots
+    # turned down).
+    bots_in: int | None = None
+    bots_rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +62,13 @@ def pool_status(user, *, now: datetime | None = None) -> PoolStatus:
     players = PoolEntry.objects.filter(
         category=entry.category, stake=entry.stake
     ).count()
+    bots_in = None
+    if entry.bots and entry.stake == 0 and CATEGORIES[entry.category].players == 4:
+        bots_in = max(0, math.ceil(BOT_WAIT_SECONDS - waited))
     return PoolStatus(
         waiting=True,
+        bots_in=bots_in,
+        bots_rated=entry.bots_rated,
         category=entry.category,
         stake=entry.stake,
         rating=entry.rating,

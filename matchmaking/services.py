@@ -23,13 +23,20 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games.models import Table
-from games.services import seat_take, table_create
+from games.services import seat_take, table_create, table_create_seated
 from games.stakes import STAKE_CHOICES, check_may_sit
 from matchmaking import notify
 from matchmaking.errors import AlreadyWaiting, NotWaiting
-from matchmaking.grouping import Waiting, form_groups, window
+from matchmaking.grouping import (
+    BOT_WAIT_SECONDS,
+    Waiting,
+    bot_group,
+    bot_level,
+    form_groups,
+    window,
+)
 from matchmaking.models import Match, PoolEntry
 from ratings import elo
 from ratings.categories import CATEGORIES, preset
@@ -42,12 +49,27 @@ logger = logging.getLogger(__name__)
 AWAY_SECONDS = 30
 # The move timer of the tables quick play opens.
 TURN_SECONDS = 30
+# The tables whose empty seats bots fill after the wait: 4 players.
+BOT_TABLE_SIZE = 4
 
 _random = secrets.SystemRandom()
 
 
-def pool_join(*, user, category: str, stake: int, now: datetime | None = None):
+def pool_join(
+    *,
+    user,
+    category: str,
+    stake: int,
+    bots: bool = True,
+    bots_rated: bool = False,
+    now: datetime | None = None,
+):
     """Put ``user`` in the pool of ``category`` and ``stake`` (Domino Coin).
+
+    ``bots``: in a 4-player category without a stake, a player who has
+    waited ``BOT_WAIT_SECONDS`` is seated at once with practice bots in the
+    seats nobody fits (``match_tick``); ``bots_rated``: such a game counts
+    for the rating (a bot as an opponent of its level's fixed rating).
 
     Refused (``ApplicationError``, nothing changes) for an unknown category or
     stake, a player already in a pool (``AlreadyWaiting``), and anyone who
@@ -60,6 +82,10 @@ def pool_join(*, user, category: str, stake: int, now: datetime | None = None):
         raise ApplicationError(f"there is no category {category!r}", code="bad_options")
     if type(stake) is not int or stake not in STAKE_CHOICES:
         raise ApplicationError(f"the stake cannot be {stake!r}", code="bad_options")
+    if type(bots) is not bool or type(bots_rated) is not bool:
+        raise ApplicationError(
+            "bots and bots_rated are true or false", code="bad_options"
+        )
     with transaction.atomic():
         if PoolEntry.objects.filter(user=user).exists():
             raise AlreadyWaiting("you are already waiting for a game")
@@ -74,6 +100,8 @@ def pool_join(*, user, category: str, stake: int, now: datetime | None = None):
                     rating=_rating(user, category),
                     joined_at=now,
                     seen_at=now,
+                    bots=bots,
+                    bots_rated=bots_rated,
                 )
         except IntegrityError as error:
             raise AlreadyWaiting("you are already waiting for a game") from error
@@ -108,29 +136,74 @@ def match_tick(*, now: datetime | None = None) -> list[Match]:
     _remove_away(now)
     matches = []
     entries = PoolEntry.objects.order_by("category", "stake", "joined_at", "id")
+    fields = ("id", "category", "stake", "rating", "joined_at", "bots", "bots_rated")
     for (category, stake), pool in groupby(
-        entries.only("id", "category", "stake", "rating", "joined_at"),
-        key=lambda entry: (entry.category, entry.stake),
+        entries.only(*fields), key=lambda entry: (entry.category, entry.stake)
     ):
-        waiting = [
-            Waiting(
-                key=entry.pk,
-                rating=entry.rating,
-                window=window((now - entry.joined_at).total_seconds()),
-            )
-            for entry in pool
-        ]
+        pool = list(pool)
+        waiting = {entry.pk: _waiting(entry, now) for entry in pool}
         size = CATEGORIES[category].players
-        for group in form_groups(waiting, size):
+        groups = form_groups(list(waiting.values()), size)
+        for group in groups:
             match = _seat_group(category, stake, [w.key for w in group], now)
             if match is not None:
                 matches.append(match)
+        if size == BOT_TABLE_SIZE and stake == 0:
+            grouped = {w.key for group in groups for w in group}
+            free = [e for e in pool if e.pk not in grouped and e.bots]
+            matches += _seat_with_bots(category, free, waiting, size, now)
     return matches
 
 
-def _seat_group(category: str, stake: int, keys: list[int], now) -> Match | None:
-    """Seat the players of the entries ``keys`` at a new ranked table, or do
-    nothing if any of them is no longer to be had."""
+def _waiting(entry: PoolEntry, now) -> Waiting:
+    waited = (now - entry.joined_at).total_seconds()
+    return Waiting(key=entry.pk, rating=entry.rating, window=window(waited))
+
+
+def _seat_with_bots(
+    category: str, free: list[PoolEntry], waiting: dict, size: int, now
+) -> list[Match]:
+    """Seat each player of ``free`` (in join order, left without a group of
+    people) whose wait is over, with whoever else of ``free`` fits them and
+    made the same choice of a rated game, and bots in the other seats."""
+    matches = []
+    while True:
+        due = [e for e in free if _waited(e, now) >= BOT_WAIT_SECONDS]
+        if not due:
+            return matches
+        anchor = due[0]
+        others = [
+            waiting[e.pk]
+            for e in free
+            if e.pk != anchor.pk and e.bots_rated == anchor.bots_rated
+        ]
+        group = bot_group(waiting[anchor.pk], others, size - 1)
+        keys = [w.key for w in group]
+        match = _seat_group(
+            category, 0, keys, now, bots_rated=anchor.bots_rated, size=size
+        )
+        if match is not None:
+            matches.append(match)
+        # Seated, refused or taken by another tick: not tried again here.
+        free = [e for e in free if e.pk not in keys]
+
+
+def _waited(entry: PoolEntry, now) -> float:
+    return (now - entry.joined_at).total_seconds()
+
+
+def _seat_group(
+    category: str,
+    stake: int,
+    keys: list[int],
+    now,
+    *,
+    bots_rated: bool | None = None,
+    size: int = 0,
+) -> Match | None:
+    """Seat the players of the entries ``keys`` at a new ranked table (with
+    bots in its other ``size`` seats when ``bots_rated`` is not None: rated
+    or not), or do nothing if any of them is no longer to be had."""
     try:
         with transaction.atomic():
             entries = list(
@@ -151,6 +224,8 @@ def _seat_group(category: str, stake: int, keys: list[int], now) -> Match | None
                     partial(notify.removed, user_ids, "refused"), robust=True
                 )
                 return None
+            if bots_rated is not None:
+                return _seat_with_bots_now(entries, category, size, bots_rated, now)
             return _seat(entries, category, stake, now)
     except ApplicationError as error:
         # Something changed between the check and the seat (a wallet spent
@@ -207,11 +282,65 @@ def _seat(entries: list[PoolEntry], category: str, stake: int, now) -> Match:
             for entry in entries
         ],
     )
+    return _matched(match, entries)
+
+
+def _seat_with_bots_now(
+    entries: list[PoolEntry], category: str, size: int, rated: bool, now
+) -> Match:
+    """Seat the players in random seats of a new table of ``category``
+    without a stake, practice bots of the level nearest their ratings in the
+    others, and start its game: ranked and rated with bots if ``rated``,
+    casual otherwise."""
+    profile, options = preset(category)
+    users = [entry.user for entry in entries]
+    players: list = [None] * size
+    numbers = _random.sample(range(size), len(users))
+    for user, number in zip(users, numbers, strict=True):
+        players[number] = user
+    level = bot_level([entry.rating for entry in entries])
+    table = table_create_seated(
+        profile=profile,
+        options=options,
+        turn_seconds=TURN_SECONDS,
+        players=players,
+        created_by=users[0],
+        ranked=rated,
+        rated_with_bots=rated,
+        managed=False,
+        bot=level,
+        now=now,
+    )
+    match = Match.objects.create(
+        category=category,
+        stake=0,
+        table=table,
+        created_at=now,
+        detail=[
+            *(
+                {
+                    "user": entry.user_id,
+                    "rating": entry.rating,
+                    "waited": round(_waited(entry, now), 1),
+                }
+                for entry in entries
+            ),
+            *({"bot": level} for _ in range(size - len(users))),
+        ],
+    )
+    return _matched(match, entries)
+
+
+def _matched(match: Match, entries: list[PoolEntry]) -> Match:
+    """The pool entries of ``match``'s players go; they hear of their table
+    once it is committed."""
+    users = [entry.user for entry in entries]
     match.players.set(users)
     PoolEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
-    url = reverse("games:table", args=[table.pk])
+    table_id = match.table_id
+    url = reverse("games:table", args=[table_id])
     user_ids = [user.pk for user in users]
-    transaction.on_commit(partial(notify.matched, user_ids, table.pk, url), robust=True)
+    transaction.on_commit(partial(notify.matched, user_ids, table_id, url), robust=True)
     return match
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from coins import services as coins
-from config.errors import ApplicationError, refusal_message
+from common.errors import ApplicationError, refusal_message
 from matchmaking import grouping, selectors, services
 from matchmaking.forms import QuickPlayForm, stake_label
 from matchmaking.services import AWAY_SECONDS
@@ -31,19 +31,21 @@ PING_SECONDS = AWAY_SECONDS // 3
 
 @never_cache
 def play(request: HttpRequest) -> HttpResponse:
-    return _render(request, QuickPlayForm(high_stake=settings.PULKA_HIGH_STAKE))
+    return _render(request, _form())
 
 
 @login_required
 @require_POST
 def join(request: HttpRequest) -> HttpResponse:
-    form = QuickPlayForm(request.POST, high_stake=settings.PULKA_HIGH_STAKE)
+    form = _form(request.POST)
     if form.is_valid():
         try:
             services.pool_join(
                 user=request.user,
                 category=form.cleaned_data["category"],
                 stake=form.cleaned_data["stake"],
+                bots=form.cleaned_data["bots"],
+                bots_rated=form.cleaned_data["bots_rated"],
                 now=timezone.now(),
             )
         except ApplicationError as error:
@@ -61,6 +63,14 @@ def cancel(request: HttpRequest) -> HttpResponse:
     except ApplicationError as error:
         messages.error(request, refusal_message(error, REFUSALS))
     return redirect("matchmaking:play")
+
+
+def _form(data=None) -> QuickPlayForm:
+    return QuickPlayForm(
+        data,
+        high_stake=settings.PULKA_HIGH_STAKE,
+        bot_wait=grouping.BOT_WAIT_SECONDS,
+    )
 
 
 # Refusals by code, in the player's language.

@@ -9,8 +9,8 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin import ReadOnlyAdmin
-from config.errors import ApplicationError
+from common.admin import ReadOnlyAdmin
+from common.errors import ApplicationError
 from ratings import services
 from ratings.models import Rating, RatingChange
 

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.serializers import PlayerSerializer
-from config.pagination import Pagination
+from common.pagination import Pagination
 from ratings import selectors
 from ratings.categories import CATEGORIES, CATEGORY_CHOICES
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import BadRecord, make_rules
+from joker import BadRecord, make_rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,11 @@ import math
 from collections.abc import Sequence
 
 START = 1500
+# A practice bot's rating at each level, fixed: at a table rated with bots
+# (quick play's ranked option) each bot is an opponent of this rating whose
+# own rating never moves (docs/ratings.md, "Bot seats"). Estimates of the
+# levels' strength, kept here only.
+BOT_RATINGS = {"easy": 1200, "practice": 1500, "strong": 1800}
 PROVISIONAL_GAMES = 20
 K_PROVISIONAL = 40
 K_STANDARD = 20

@@ -199,3 +199,12 @@ def recent_games(user, *, viewer=None, limit: int = 10) -> list[RecentGame]:
             )
         )
     return out
+
+
+def latest_rated_category() -> str | None:
+    """The category of the latest rated game, None before any: one step
+    back along the primary key's index (changes are written as games are
+    rated), where counting each category's games would read every rating."""
+    return (
+        RatingChange.objects.order_by("-id").values_list("category", flat=True).first()
+    )

@@ -17,7 +17,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts import farming
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from games.models import Game, Seat
 from ratings import elo
 from ratings.categories import CATEGORIES, category_of
@@ -28,7 +28,9 @@ def rated_category(game: Game, seats: list[Seat]) -> str | None:
     """The category ``game`` is rated in, or None when it is unrated: not
     finished (an aborted game is never rated), not at a ranked table, not
     playing a category's preset (which names the category), or with a seat
-    that no person held (a bot has no rating to put at stake). A person who
+    that no person held (a bot has no rating to put at stake), unless the
+    table is rated with bots: its bots are opponents of their level's fixed
+    rating (``elo.BOT_RATINGS``), with a person at one seat at least. A person who
     left keeps the seat and is rated, placed last; but a game is unrated when
     one who left shares an address with another player of it
     (``accounts.farming``: the cheapest way to give a rating away)."""
@@ -42,7 +44,12 @@ def rated_category(game: Game, seats: list[Seat]) -> str | None:
         return None
     if len(seats) != CATEGORIES[category].players:
         return None
-    if any(seat.bot or seat.user_id is None for seat in seats):
+    bots = [seat for seat in seats if seat.user_id is None]
+    if bots and not (
+        table.rated_with_bots
+        and len(bots) < len(seats)
+        and all(seat.bot in elo.BOT_RATINGS for seat in bots)
+    ):
         return None
     left = [
         seat.user_id for seat in seats if seat.number in game.result.get("left", ())
@@ -117,18 +124,23 @@ def _apply(game_id: int, now) -> list[RatingChange]:
     category = rated_category(game, seats)
     if category is None:
         return []
-    ratings = _locked_ratings([s.user_id for s in seats], category, now)
-    before = [ratings[s.user_id] for s in seats]
+    people = [s for s in seats if s.user_id is not None]
+    ratings = _locked_ratings([s.user_id for s in people], category, now)
+    before = [ratings[s.user_id] for s in people]
     sides = [s.number % 2 for s in seats] if CATEGORIES[category].pairs else None
+    # A bot's seat plays at its level's fixed rating; its own change, worked
+    # out with the others', is nobody's (its K does not matter).
     deltas = elo.game_changes(
-        [r.rating for r in before],
-        [r.games for r in before],
+        [elo.BOT_RATINGS[s.bot] if s.user_id is None else ratings[s.user_id].rating
+         for s in seats],
+        [0 if s.user_id is None else ratings[s.user_id].games for s in seats],
         game.result["places"],
         sides,
-    )
+    )  # fmt: skip
+    people_deltas = [d for s, d in zip(seats, deltas, strict=True) if s.user_id]
     changes = []
     moves: Counter[int] = Counter()
-    for rating, delta in zip(before, deltas, strict=True):
+    for rating, delta in zip(before, people_deltas, strict=True):
         old = rating.rating
         if rating.games:  # a rating made for this game was not counted yet
             moves[old] -= 1

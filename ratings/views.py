@@ -21,7 +21,11 @@ CHART_GAMES = 200
 
 
 @require_GET
-def leaderboard(request: HttpRequest, category: str = DEFAULT_CATEGORY) -> HttpResponse:
+def leaderboard(request: HttpRequest, category: str | None = None) -> HttpResponse:
+    if category is None:
+        # /ratings/ opens where games are being rated: the category of the
+        # latest rated game, or the default one before any.
+        category = selectors.latest_rated_category() or DEFAULT_CATEGORY
     if category not in CATEGORIES:
         raise Http404("no such category")
     own = None

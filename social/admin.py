@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from config.admin import ReadOnly
+from common.admin import ReadOnly
 
 from .models import Block, FriendRequest, Friendship, Invitation
 

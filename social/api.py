@@ -21,8 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import display_name
-from config.api_errors import ErrorSerializer, refusal_serializer
-from config.errors import NotFound
+from common.api_errors import ErrorSerializer, refusal_serializer
+from common.errors import NotFound
 from social import selectors, services
 from social.serializers import (
     AcceptedSerializer,

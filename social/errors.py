@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 
 # An invitation stays open this long, unless answered or its seat goes first.
 INVITATION_SECONDS = 120

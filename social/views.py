@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import display_name
-from config.errors import ApplicationError, refusal_message
+from common.errors import ApplicationError, refusal_message
 from games.views.lobby import SEAT_REFUSALS
 from ratings.elo import PROVISIONAL_GAMES
 from social import selectors, services

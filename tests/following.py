@@ -5,7 +5,7 @@ when only a ``sync`` can catch up."""
 
 from __future__ import annotations
 
-from games.engine.follow import follow
+from joker.follow import follow
 
 
 class Gap(Exception):

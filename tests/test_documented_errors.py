@@ -12,11 +12,14 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from config.api_errors import API_ERRORS
+from common.api_errors import API_ERRORS
+from games import services
+from games.models import Game
 from games.services import tables as table_services
 from social.errors import INVITATIONS_PER_MINUTE
 from social.services import block_create
 from tests.factories import UserFactory
+from tests.games.helpers import start_table
 from tests.ranked.helpers import established, ranked_game, take_coins
 from tests.social.helpers import befriend, open_table
 from tests.tournaments.support import make_tournament, register_all, start_now
@@ -212,6 +215,61 @@ def invited_a_stranger():
     return invite(signed_in(nino), open_table(nino), UserFactory().username)
 
 
+def finished_match():
+    """A Japanese match its second player resigned: the game and players."""
+    table, users = start_table("japanese", {"target": 11}, people=2)
+    game = Game.objects.get(table=table)
+    services.game_resign(game_id=game.pk, user=users[1])
+    return game, users
+
+
+def rematch(game, user=None, method="post"):
+    token, _ = Token.objects.get_or_create(user=user or UserFactory())
+    client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return getattr(client, method)(f"/api/v1/games/{game.pk}/rematch/")
+
+
+def rematch_of_a_game_being_played():
+    table, users = start_table("japanese", {"target": 11}, people=2)
+    return rematch(Game.objects.get(table=table), users[0])
+
+
+def rematch_of_a_tournament_game():
+    users = UserFactory.create_batch(2)
+    table = services.table_create_seated(
+        profile="japanese",
+        options={"target": 11},
+        turn_seconds=30,
+        players=users,
+        created_by=users[0],
+    )
+    game = Game.objects.get(table=table)
+    services.game_resign(game_id=game.pk, user=users[0])
+    return rematch(game, users[1])
+
+
+def rematch_twice():
+    game, users = finished_match()
+    assert rematch(game, users[0]).status_code == 200
+    return rematch(game, users[0])
+
+
+def rematch_made_already():
+    game, users = finished_match()
+    for user in users:
+        assert rematch(game, user).json()["state"] in ("open", "made")
+    return rematch(game, users[0])
+
+
+def rematch_refused():
+    game = ranked_game("japanese")
+    users = [seat.user for seat in game.table.seats.order_by("number")]
+    services.game_resign(game_id=game.pk, user=users[0])
+    assert rematch(game, users[0]).status_code == 200
+    ranked_game("japanese", users=[users[1], UserFactory()])
+    return rematch(game, users[1])
+
+
 PRODUCERS = {
     "invalid": lambda: Client().get("/api/v1/games/", {"category": "chess"}),
     "parse_error": lambda: signed_in().post(
@@ -255,7 +313,19 @@ PRODUCERS = {
     "invited_already": invited_twice,
     "invitation_over": accepted_twice,
     "too_many_invitations": invited_too_often,
+    "game_not_finished": rematch_of_a_game_being_played,
+    "not_a_player": lambda: rematch(finished_match()[0]),
+    "tournament_game": rematch_of_a_tournament_game,
+    "rematch_agreed": rematch_twice,
+    "rematch_made": rematch_made_already,
+    "no_offer": lambda: rematch(*finished_match_and_player(), method="delete"),
+    "rematch_refused": rematch_refused,
 }
+
+
+def finished_match_and_player():
+    game, users = finished_match()
+    return game, users[0]
 
 
 def test_every_error_schema_lists_codes_of_the_one_list(client):

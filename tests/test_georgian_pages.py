@@ -18,7 +18,7 @@ from django.utils import translation
 
 from coins import services as coins
 from coins.models import Account
-from config.text_filters import sentence_start
+from common.text_filters import sentence_start
 from games import services
 from games.models import Game
 from tests.factories import UserFactory

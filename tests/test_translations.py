@@ -325,8 +325,11 @@ def test_russian_seconds_agree_with_their_number():
 
 SOURCES = [
     "accounts",
+    "chat",
     "coins",
+    "common",
     "config",
+    "demo",
     "games",
     "matchmaking",
     "ratings",

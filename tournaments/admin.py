@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from coins import services as coins
-from config.admin import ReadOnlyAdmin, ReadOnlyInline
-from config.errors import ApplicationError
+from common.admin import ReadOnlyAdmin, ReadOnlyInline
+from common.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 

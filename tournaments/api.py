@@ -19,8 +19,7 @@ Included by ``config.api``, so the URL names live in the ``api`` namespace.
 
 from __future__ import annotations
 
-from django.db.models import Case, Count, F, Prefetch, Q, Value, When
-from django.db.models.query import prefetch_related_objects
+from django.db.models import Case, F, Q, Value, When
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils import timezone
@@ -32,13 +31,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from coins import services as coins
-from coins.models import Account
-from config.api_errors import ErrorSerializer
-from config.pagination import Pagination
-from games.models import Game
-from tournaments import services
-from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
+from common.api_errors import ErrorSerializer
+from common.pagination import Pagination
+from tournaments import selectors, services
+from tournaments.models import Entry, Format, Tournament
 from tournaments.serializers import (
     TournamentDetailSerializer,
     TournamentEntrySerializer,
@@ -51,7 +47,6 @@ from tournaments.serializers import (
     TournamentStandingsSerializer,
     TournamentWithdrawRefusalSerializer,
 )
-from tournaments.standings import standings
 
 TOURNAMENT_ID = OpenApiParameter(
     "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="A tournament id."
@@ -64,24 +59,7 @@ TIEBREAKS = {
     Format.ARENA: ["performance"],
 }
 
-TAKING_PART = [s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN]
 LIVE = [Tournament.Status.SCHEDULED, Tournament.Status.RUNNING]
-
-
-def tournaments_with_counts():
-    return Tournament.objects.annotate(
-        player_count=Count("entries", filter=Q(entries__status__in=TAKING_PART))
-    )
-
-
-def pools_of(tournaments) -> dict[str, int]:
-    """Prize pool balances by pool ref, in one query for a page of them."""
-    refs = [t.pool_ref for t in tournaments]
-    return dict(
-        Account.objects.filter(
-            kind=Account.Kind.TOURNAMENT_POOL, ref__in=refs
-        ).values_list("ref", "balance")
-    )
 
 
 class TournamentPagination(Pagination):
@@ -101,7 +79,7 @@ class TournamentListView(generics.ListAPIView):
     def get_queryset(self):
         params = TournamentFilterSerializer(data=self.request.query_params.dict())
         params.is_valid(raise_exception=True)
-        tournaments = tournaments_with_counts().filter(**params.validated_data)
+        tournaments = selectors.tournaments_counted().filter(**params.validated_data)
         live = Q(status__in=LIVE)
         return tournaments.order_by(
             Case(When(live, then=Value(0)), default=Value(1)),
@@ -113,7 +91,10 @@ class TournamentListView(generics.ListAPIView):
 
     def list(self, request: Request, *args, **kwargs) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        context = {**self.get_serializer_context(), "pools": pools_of(page)}
+        context = {
+            **self.get_serializer_context(),
+            "pools": selectors.pool_balances(page),
+        }
         data = TournamentSerializer(page, many=True, context=context).data
         return self.get_paginated_response(data)
 
@@ -128,14 +109,11 @@ class TournamentDetailView(APIView):
         parameters=[TOURNAMENT_ID], responses={200: TournamentDetailSerializer}
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = get_object_or_404(tournaments_with_counts(), pk=pk)
+        tournament = get_object_or_404(selectors.tournaments_counted(), pk=pk)
         context = {"request": request, "now": timezone.now()}
         if request.user.is_authenticated:
-            context["own_status"] = (
-                Entry.objects.filter(tournament=tournament, user=request.user)
-                .values_list("status", flat=True)
-                .first()
-            )
+            entry = selectors.own_entry(tournament, request.user)
+            context["own_status"] = entry.status if entry else None
         return Response(TournamentDetailSerializer(tournament, context=context).data)
 
 
@@ -152,8 +130,7 @@ class TournamentStandingsView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        rows = standings(tournament)
-        prefetch_related_objects([row.entry.user for row in rows], "profile")
+        rows = selectors.standings_with_players(tournament)
         data = {
             "tournament": tournament,
             "tiebreaks": TIEBREAKS[tournament.format],
@@ -176,25 +153,13 @@ class TournamentPairingsView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        seats = BoardSeat.objects.select_related("entry__user__profile").order_by(
-            "number"
-        )
-        boards = Board.objects.order_by("number").prefetch_related(
-            Prefetch("seats", queryset=seats)
-        )
-        rounds = list(
-            Round.objects.filter(tournament=tournament)
-            .order_by("number")
-            .prefetch_related(Prefetch("boards", queryset=boards))
-        )
-        tables = [b.table_id for r in rounds for b in r.boards.all() if b.table_id]
-        # Ids and statuses only: a game's row also holds its state (the cards).
-        games = {
-            table: (game, game_status)
-            for table, game, game_status in Game.objects.filter(
-                table_id__in=tables
-            ).values_list("table_id", "id", "status")
-        }
+        rounds = selectors.rounds_with_boards(tournament, newest_first=False)
+        games = {}
+        for round_ in rounds:
+            for board in round_.boards.all():
+                game = getattr(board.table, "game", None) if board.table_id else None
+                if game is not None:
+                    games[board.table_id] = (game.pk, game.status)
         data = {"tournament": tournament, "rounds": rounds}
         context = {"request": request, "games": games}
         return Response(TournamentPairingsSerializer(data, context=context).data)
@@ -218,17 +183,12 @@ class TournamentResultsView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
         if tournament.status == Tournament.Status.FINISHED:
-            results = list(
-                tournament.entries.filter(place__isnull=False)
-                .select_related("user__profile")
-                .order_by("place", "seed", "pk")
-            )
+            results = selectors.final_results(tournament)
             fees_refunded = None
             prizes_paid = sum(entry.prize for entry in results)
         elif tournament.status == Tournament.Status.CANCELLED:
             results = []
-            pool = coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
-            fees_refunded = pool == 0
+            fees_refunded = selectors.pool_balance(tournament) == 0
             prizes_paid = 0
         else:
             return Response(
@@ -250,7 +210,7 @@ class TournamentResultsView(APIView):
 
 
 def _entry_response(request: Request, entry: Entry, code: int) -> Response:
-    entry = Entry.objects.select_related("tournament", "user__profile").get(pk=entry.pk)
+    entry = selectors.entry_with_player(entry.pk)
     data = TournamentEntrySerializer(entry, context={"request": request}).data
     return Response(data, status=code)
 

@@ -18,7 +18,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import JAPANESE_TARGETS
+from joker.rules import JAPANESE_TARGETS
 from ratings.categories import CATEGORIES, category_of, preset
 from tournaments.choices import Format
 from tournaments.validation import check_settings

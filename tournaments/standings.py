@@ -10,11 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Prefetch
-
-from games.models import Game
 from tournaments.formats import arena, multitable, swiss
-from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
+from tournaments.models import Board, Entry, Format, Tournament
 
 
 @dataclass
@@ -287,35 +284,3 @@ def standings(tournament: Tournament) -> list[Row]:
 def final_places(tournament: Tournament) -> dict[int, int]:
     """Entry id -> final place, for the prizes."""
     return {row.entry.pk: row.place for row in standings(tournament)}
-
-
-def rounds_with_boards(tournament: Tournament) -> list[Round]:
-    """Rounds, newest first, with their boards, seats and players loaded."""
-    # Only what the pairings show of each game: never its state (the cards).
-    games = Game.objects.only("pk", "table_id", "status")
-    return list(
-        tournament.round_set.order_by("-number").prefetch_related(
-            "boards__seats__entry__user",
-            "boards__table",
-            Prefetch("boards__table__game", queryset=games),
-        )
-    )
-
-
-def seat_of_user(tournament: Tournament, user) -> BoardSeat | None:
-    """The user's seat in the round being played, if they have one."""
-    if not user.is_authenticated:
-        return None
-    return (
-        BoardSeat.objects.filter(
-            board__round__tournament=tournament,
-            board__round__number=tournament.current_round,
-            board__round__status=Round.Status.PLAYING,
-            board__is_bye=False,
-            entry__user=user,
-        )
-        .select_related("board__table__game")
-        # An arena's one round holds all of a player's games: the latest.
-        .order_by("-board__number")
-        .first()
-    )

@@ -51,6 +51,9 @@ INSTALLED_APPS = [
     "coins",
     "matchmaking",
     "social",
+    "chat",
+    # Last: it seeds every app above (manage.py seed_demo).
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -152,7 +155,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # capfirst that leaves Georgian without Mtavruli capitals.
-            "builtins": ["config.text_filters", "config.time_filters"],
+            "builtins": ["common.text_filters", "config.time_filters"],
         },
     },
 ]
@@ -265,7 +268,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
-    "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "common.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -285,7 +288,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.PulkaAutoSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -355,6 +358,17 @@ PULKA_SOCKET_BURST = env.int("PULKA_SOCKET_BURST", default=30)
 PULKA_SOCKETS_PER_USER = env.int("PULKA_SOCKETS_PER_USER", default=8)
 # Seconds a session closed for flooding may open no socket.
 PULKA_SOCKET_FLOOD_PAUSE = env.int("PULKA_SOCKET_FLOOD_PAUSE", default=30)
+# The chat (docs/chat.md): messages one player may send in so many seconds,
+# in every room together; a socket refused for that so many times without a
+# message passing is closed as a flood; characters a message may have.
+PULKA_CHAT_MESSAGES = env.int("PULKA_CHAT_MESSAGES", default=5)
+PULKA_CHAT_SECONDS = env.float("PULKA_CHAT_SECONDS", default=10)
+PULKA_CHAT_FLOOD_CLOSE = env.int("PULKA_CHAT_FLOOD_CLOSE", default=10)
+PULKA_CHAT_MAX_LENGTH = 300
+# Messages the word filter masked within a day after which the author is
+# muted, and for how many minutes.
+PULKA_CHAT_OFFENCES = env.int("PULKA_CHAT_OFFENCES", default=3)
+PULKA_CHAT_AUTO_MUTE_MINUTES = env.int("PULKA_CHAT_AUTO_MUTE_MINUTES", default=60)
 
 # How often beat looks for tournaments to create, start or move on.
 PULKA_TOURNAMENT_TICK_SECONDS = env.float("PULKA_TOURNAMENT_TICK_SECONDS", default=5.0)

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 import orjson
 
-from games.engine.view import position, view
 from games.live.game import PLAYING, LiveGame, Step
+from joker.view import position, view
 
 Audience = int | None
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games import fairness
-from games.engine import EngineError, apply
-from games.engine.actions import Deal, Resign, action_from_json, action_to_json
-from games.engine.events import describe
-from games.engine.shuffle import deal_cards
-from games.engine.state import DEAL, State
 from games.errors import NotPlaying, StaleVersion
+from joker import EngineError, apply
+from joker.actions import Deal, Resign, action_from_json, action_to_json
+from joker.events import describe
+from joker.shuffle import deal_cards
+from joker.state import DEAL, State
 
 PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
 PLAYER, BOT, TIMEOUT, DISCONNECT = "player", "bot", "timeout", "disconnect"
@@ -214,7 +214,7 @@ class LiveGame:
         (``thought``, a ``thinking.Thought`` thought elsewhere), the
         autopilot's for another bot, or for a person out of time one
         autopilot move, or leaving the game after too many timeouts in a row."""
-        from games.engine.bots import autopilot_action
+        from joker.bots import autopilot_action
 
         self.check_playing()
         seat = self.seats[self.state.turn]

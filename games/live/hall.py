@@ -36,7 +36,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import bot_pool, broadcast, journal
+from games.live import bot_pool, broadcast, journal, loading
 from games.live.game import PLAYING, public_step
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
@@ -339,7 +339,7 @@ async def stop_hall() -> None:
 
 
 def _load_many(game_ids: list[int]):
-    """The games as ``journal.load_many`` reads them, and for each the
+    """The games as ``loading.load_many`` reads them, and for each the
     public events of its latest steps (for a socket that asks what it
     missed), oldest first, and when its last step was written (a Unix
     time)."""
@@ -348,7 +348,7 @@ def _load_many(game_ids: list[int]):
 
     from games.models import GameEvent
 
-    loaded = journal.load_many(game_ids)
+    loaded = loading.load_many(game_ids)
     recent: dict[int, list] = {game_id: [] for game_id in loaded}
     rows = (
         GameEvent.objects.filter(game_id__in=list(loaded))

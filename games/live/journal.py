@@ -1,13 +1,11 @@
-"""Making steps durable, and reading a game back.
+"""Making steps durable.
 
-A step is written as one query of a few statements: its event rows, the
-deal record when it deals, and the game row's counters (version, deadline,
-cards played; the state snapshot when the step saves it). PostgreSQL runs
-the statements of one simple query as one transaction, so an ordinary move
-costs one round trip and one commit. The owner sends it from the event loop
-on an async connection (``Journal``); code outside a server (the demo
-seeder, operator actions, scripted games in tests) sends the very same
-statements through Django's connection (``write_sync``).
+A step is written as one query of a few statements (``statements``).
+PostgreSQL runs the statements of one simple query as one transaction, so
+an ordinary move costs one round trip and one commit. The owner sends it
+from the event loop on an async connection (``Journal``); code outside a
+server (the demo seeder, operator actions, scripted games in tests) sends
+the very same statements through Django's connection (``write_sync``).
 
 The unique ``(game, version)`` of the events fences the writers: a step
 written on a version another process has already written fails as a whole
@@ -20,59 +18,28 @@ in one Django transaction (``finish_sync``), so both happen exactly once.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import operator
 from collections import deque
-from datetime import datetime
-from functools import reduce
 
-import orjson
 import psycopg
 from django.db import IntegrityError, connection, connections, transaction
-from django.db.models import Q
-from psycopg.types.json import Jsonb
 
-from games import rows, signals
-from games.engine.actions import action_from_json
-from games.engine.codec import state_from_json, state_to_json
+from games import signals
 from games.live.game import (
     FINISHED,
     LiveGame,
-    SeatInfo,
     Step,
-    Timing,
-    timeouts_after,
 )
-from games.models import DealRecord, Game, GameEvent, Seat, Table, replay_events
+from games.live.statements import (
+    GAME,
+    jsonb,
+    one_query,
+    presence_json,
+    statements,
+)
+from games.models import Game
 
 logger = logging.getLogger(__name__)
-
-GAME = Game._meta.db_table
-TABLE = Table._meta.db_table
-SEAT = Seat._meta.db_table
-EVENT = GameEvent._meta.db_table
-DEAL_RECORD = DealRecord._meta.db_table
-EVENT_COLUMNS = (
-    "version",
-    "kind",
-    "seat",
-    "cause",
-    "action",
-    "public",
-    "client_id",
-    "thinking_ms",
-    "created_at",
-)
-
-
-def jsonb(value) -> Jsonb:
-    """A value for a jsonb column, written by orjson (as ``json`` would)."""
-    return Jsonb(value, dumps=_dumps)
-
-
-def _dumps(value) -> bytes:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 class Fenced(Exception):
@@ -81,114 +48,6 @@ class Fenced(Exception):
 
 class Gone(Exception):
     """The game is no longer in the database (deleted with its table)."""
-
-
-# The statements of a step
-
-
-def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
-    """What writing ``step`` to ``live`` (as it was before it) runs, in order."""
-    out = []
-    for event in step.events:
-        values = [_value(column, event[column]) for column in EVENT_COLUMNS]
-        out.append(_insert(EVENT, ("game_id", *EVENT_COLUMNS), [live.game_id, *values]))
-    if step.deal is not None:
-        deal = step.deal
-        out.append(
-            _insert(
-                DEAL_RECORD,
-                (
-                    "game_id",
-                    "index",
-                    "hands",
-                    "turned",
-                    "columns",
-                    "salt",
-                    "commitment",
-                ),
-                [
-                    live.game_id,
-                    deal["index"],
-                    jsonb(deal["hands"]),
-                    deal["turned"],
-                    jsonb(deal["columns"]),
-                    deal["salt"],
-                    deal["commitment"],
-                ],
-            )
-        )
-    cards = sum(
-        1 for e in step.events if e["kind"] == "action" and "card" in e["action"]
-    )
-    game = {
-        "version": step.version,
-        "deadline": step.deadline,
-        "cards_played": live.cards_played + cards,
-        "timeouts_in_a_row": jsonb(timeouts_after(live.timeouts, step.events)),
-    }
-    if step.deal is not None:
-        game["commitments"] = jsonb([*live.commitments, step.deal["commitment"]])
-    if step.save_state:
-        game["state"] = jsonb(state_to_json(step.state))
-        game["state_version"] = step.version
-    if step.ends_game:
-        game["status"] = step.status
-        game["finished_at"] = step.events[-1]["created_at"]
-        if step.status == FINISHED:
-            game["result"] = jsonb(result_of(step.state))
-    assignments = ", ".join(f"{column} = %s" for column in game)
-    out.append(
-        (
-            f"UPDATE {GAME} SET {assignments} WHERE id = %s",
-            [*game.values(), live.game_id],
-        )
-    )
-    if step.seat_left is not None:
-        out.append(
-            (
-                f'UPDATE {SEAT} SET "left" = true WHERE table_id = %s AND number = %s',
-                [live.table_id, step.seat_left],
-            )
-        )
-    if step.ends_game:
-        out.append(
-            (
-                f"UPDATE {TABLE} SET status = %s WHERE id = %s",
-                [step.status, live.table_id],
-            )
-        )
-    return out
-
-
-def result_of(state) -> dict:
-    return {
-        "totals": list(state.totals),
-        "places": list(state.places),
-        "winners": state.winners,
-        "left": list(state.left),
-    }
-
-
-def _value(column: str, value):
-    if column in ("action", "public"):
-        return None if value is None else jsonb(value)
-    return value
-
-
-def _insert(table: str, columns, values) -> tuple[str, list]:
-    return _insert_sql(table, tuple(columns)), list(values)
-
-
-@functools.cache
-def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
-    """The same few statements over and over: each text is built once."""
-    marks = ", ".join(["%s"] * len(columns))
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
-
-
-def _one_query(parts: list[tuple[str, list]]) -> tuple[str, list]:
-    sql = ";\n".join(sql for sql, _ in parts)
-    return sql, [value for _, values in parts for value in values]
 
 
 # Writing on the event loop
@@ -240,7 +99,7 @@ class Journal:
     async def write(self, live: LiveGame, step: Step) -> None:
         """Write an ordinary step (not the game's last): at most one round
         trip, shared with the steps of other games waiting beside it."""
-        await self._queue(*_one_query(statements(live, step)))
+        await self._queue(*one_query(statements(live, step)))
 
     async def record_presence(self, live: LiveGame) -> None:
         """Write the game's presence (``LiveGame.presence``) as it is now,
@@ -308,20 +167,6 @@ class Journal:
             )
 
 
-def presence_json(presence: dict) -> dict:
-    return {
-        str(seat): None if due is None else due.isoformat()
-        for seat, due in presence.items()
-    }
-
-
-def presence_from_json(stored: dict) -> dict:
-    return {
-        int(seat): None if due is None else datetime.fromisoformat(due)
-        for seat, due in (stored or {}).items()
-    }
-
-
 def _refusal(error: Exception) -> Exception:
     """What an owner is told of its write refused by a constraint."""
     if isinstance(error, psycopg.errors.UniqueViolation):
@@ -355,7 +200,7 @@ def conninfo() -> str:
 def write_sync(live: LiveGame, step: Step) -> None:
     """Write ``step`` on Django's connection (inside the caller's
     transaction, if any). A game's last step goes through ``finish_sync``."""
-    sql, params = _one_query(statements(live, step))
+    sql, params = one_query(statements(live, step))
     try:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -381,94 +226,3 @@ def finish_sync(live: LiveGame, step: Step) -> None:
                 sender=Game, game_id=game_id, table_id=table_id
             )
         )
-
-
-# Reading a game back
-
-
-def load(game_id: int, *, client_id: str | None = None) -> LiveGame | None:
-    """The game as its owner holds it, read from the database; None when
-    there is no such game. The answers to action ids are read for every id,
-    or for ``client_id`` alone when given."""
-    return load_many([game_id], client_id=client_id).get(game_id)
-
-
-def load_many(
-    game_ids: list[int], *, client_id: str | None = None
-) -> dict[int, LiveGame]:
-    """``load`` for many games at once (a takeover of a dead server's games):
-    one query per kind of row, whatever the number of games. Games that do
-    not exist are left out."""
-    from django.conf import settings
-
-    games = list(Game.objects.select_related("table").filter(pk__in=game_ids))
-    if not games:
-        return {}
-    ids = [game.pk for game in games]
-    seats = rows.seats_of_tables([game.table_id for game in games])
-    # Every deal saves the state, so the events after the snapshot hold the
-    # whole of the deal being played.
-    # One range of the (game, version) index per game.
-    after_snapshots = reduce(
-        operator.or_,
-        (Q(game_id=game.pk, version__gt=game.state_version) for game in games),
-    )
-    later: dict[int, list] = {game_id: [] for game_id in ids}
-    for game_id, kind, action in (
-        GameEvent.objects.filter(after_snapshots)
-        .order_by("game_id", "version")
-        .values_list("game_id", "kind", "action")
-    ):
-        later[game_id].append((kind, action))
-    answers: dict[int, dict] = {game_id: {} for game_id in ids}
-    answered = GameEvent.objects.filter(game_id__in=ids).exclude(client_id="")
-    if client_id is not None:
-        answered = answered.filter(client_id=client_id)
-    for game_id, seat, client, version in answered.values_list(
-        "game_id", "seat", "client_id", "version"
-    ):
-        answers[game_id][(seat, client)] = version
-    loaded = {}
-    for game in games:
-        table = game.table
-        events = later[game.pk]
-        loaded[game.pk] = LiveGame(
-            game_id=game.pk,
-            table_id=table.pk,
-            state=replay_events(game.pk, state_from_json(game.state), events),
-            version=game.version,
-            state_version=game.state_version,
-            deadline=game.deadline,
-            seats=[
-                SeatInfo(s.number, s.user_id, s.bot, s.left, s.display_name)
-                for s in seats[table.pk]
-            ],
-            timing=Timing(
-                turn_seconds=table.turn_seconds,
-                bot_seconds=settings.PULKA_BOT_MOVE_SECONDS,
-                forfeit_after_timeouts=table.forfeit_after_timeouts,
-            ),
-            managed=table.managed,
-            at_stake=table.ranked or table.stake > 0,
-            status=game.status,
-            cards_played=game.cards_played,
-            commitments=list(game.commitments),
-            answers=answers[game.pk],
-            # Empty for a game whose seats have not moved yet.
-            timeouts=game.timeouts_in_a_row or [0] * len(seats[table.pk]),
-            deal_actions=_deal_actions(events),
-            presence=presence_from_json(game.presence),
-        )
-    return loaded
-
-
-def _deal_actions(events: list) -> list:
-    """The actions of the deal being played, from the events after the
-    snapshot (which may begin with the end of the deal before)."""
-    deals = [i for i, (kind, _) in enumerate(events) if kind == GameEvent.Kind.DEAL]
-    start = deals[-1] + 1 if deals else 0
-    return [
-        action_from_json(action)
-        for kind, action in events[start:]
-        if kind == GameEvent.Kind.ACTION
-    ]

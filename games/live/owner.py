@@ -29,9 +29,9 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games.errors import NotPlaying, Unavailable
-from games.live import bot_pool, broadcast, journal, thinking
+from games.live import bot_pool, broadcast, journal, loading, thinking
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm, now
 
@@ -388,7 +388,7 @@ class GameOwner:
 
     async def reload(self) -> None:
         """Read the game again (another writer changed it) and resync all."""
-        loaded = await sync_to_async(journal.load, thread_sensitive=False)(self.game_id)
+        loaded = await sync_to_async(loading.load, thread_sensitive=False)(self.game_id)
         if loaded is None:
             return
         # Presence is this owner's to keep: what it holds is newer than

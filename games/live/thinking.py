@@ -21,8 +21,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from games.engine.bots import IsmctsBot
-from games.engine.bots.ismcts import LEVELS as BUDGETS
+from joker.bots import IsmctsBot
+from joker.bots.ismcts import LEVELS as BUDGETS
 
 # By the seat's bot kind (games.models.Seat.Bot): the share of the normal
 # level's thinking budget, in the engine's proportions.

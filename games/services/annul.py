@@ -22,9 +22,9 @@ from django.utils import timezone
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
-from config.errors import NotAllowed, NotFound
+from common.errors import NotAllowed, NotFound
 from games import signals
-from games.live import journal, relay
+from games.live import journal, loading, relay
 from games.models import Game
 from games.stakes import escrow_ref
 from ratings import services as ratings
@@ -54,7 +54,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
         if game.status == Game.Status.PLAYING:
             # Stopped with an abort event, as a game called off is; the
             # owner is told to read it again.
-            live = journal.load(game_id)
+            live = loading.load(game_id)
             stop = live.decide_abort(None, now)
             journal.write_sync(live, stop)
             reload = {"kind": "reload", "version": stop.version}

@@ -12,6 +12,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.selectors import rematch_message
+
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
@@ -27,3 +29,17 @@ def lobby_changed() -> None:
 def lobby_on_game_end(sender, **kwargs) -> None:
     """``games.signals.game_ended``: the lobby's list changed."""
     lobby_changed()
+
+
+def rematch_group(game_id: int) -> str:
+    """The channel group of the seated players' sockets at a game's table."""
+    return f"rematch-{game_id}"
+
+
+def rematch_changed(game_id: int) -> None:
+    """Tell the players' sockets at the game's table where its rematch
+    offer stands (``selectors.rematch_message``)."""
+    async_to_sync(get_channel_layer().group_send)(
+        rematch_group(game_id),
+        {"type": "rematch.message", "message": rematch_message(game_id)},
+    )

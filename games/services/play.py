@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import NotAllowed, NotFound
-from games.live import journal, relay, thinking
+from common.errors import NotAllowed, NotFound
+from games.live import journal, loading, relay, thinking
 from games.live.game import PLAYER, LiveGame, Step
 from games.models import Game
 
@@ -31,7 +31,7 @@ def change_game(
     with transaction.atomic():
         if not Game.objects.select_for_update().filter(pk=game_id).exists():
             raise NotFound(f"there is no game {game_id}")
-        live = journal.load(game_id, client_id=client_id)
+        live = loading.load(game_id, client_id=client_id)
         step = decide(live)
         if step.events:
             if step.ends_game:
@@ -50,7 +50,7 @@ def game_play_out(game_id: int, decide: Callable[[LiveGame], Step]) -> None:
     last with what the end settles), so a move costs a write rather than a
     reading of the whole game: for whole games that nobody watches, the demo
     data's and those of the tests about what follows a game."""
-    live = journal.load(game_id)
+    live = loading.load(game_id)
     if live is None:
         raise NotFound(f"there is no game {game_id}")
     while live.status == Game.Status.PLAYING:

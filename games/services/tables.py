@@ -7,13 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import farming
-from config.errors import ApplicationError, NotAllowed, NotFound
+from common.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
-from games.engine import BadRecord, make_rules, new_game
-from games.engine.codec import state_to_json
-from games.engine.shuffle import draw_first_dealer
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
+from joker import BadRecord, make_rules, new_game
+from joker.codec import state_to_json
+from joker.shuffle import draw_first_dealer
 
 from . import notify
 from .play import change_game
@@ -90,13 +90,21 @@ def table_create_seated(
     created_by,
     forfeit_after_timeouts: int = 0,
     ranked: bool = False,
+    managed: bool = True,
+    bot: str = Seat.Bot.PRACTICE,
+    rated_with_bots: bool = False,
     now=None,
 ) -> Table:
     """Open a table with every seat taken and start its game at once (a
-    tournament round): ``players`` holds a user, or None for a practice bot,
-    per seat. A ``ranked`` table's game is rated when it ends (if its rules
-    are a category's and nobody at it is a bot), as at any ranked table; it
-    carries no stake. Call it inside the caller's transaction."""
+    tournament round, or quick play with bots): ``players`` holds a user, or
+    None for a practice bot of level ``bot``, per seat. A ``ranked`` table's
+    game is rated when it ends (if its rules are a category's and nobody at
+    it is a bot, or ``rated_with_bots``: its bots count at their level's
+    fixed rating), as at any ranked table; it carries no stake. A
+    ``managed`` table's game nobody may call off. Call it inside the
+    caller's transaction, which has checked each player's seat."""
+    if rated_with_bots and not ranked:
+        raise ApplicationError("only a ranked table is rated with bots")
     rules = make_rules(profile, options)
     if len(players) != rules.players:
         raise ApplicationError(f"{profile} is played by {rules.players}")
@@ -109,15 +117,16 @@ def table_create_seated(
             turn_seconds=turn_seconds,
             created_by=created_by,
             forfeit_after_timeouts=forfeit_after_timeouts,
-            managed=True,
+            managed=managed,
             ranked=ranked,
+            rated_with_bots=rated_with_bots,
         )
         Seat.objects.bulk_create(
             Seat(
                 table=table,
                 number=number,
                 user=player,
-                bot="" if player is not None else Seat.Bot.PRACTICE,
+                bot="" if player is not None else bot,
             )
             for number, player in enumerate(players)
         )
@@ -153,7 +162,7 @@ def seat_take(
     players may move between its seats without one.
 
     Locking: the player's row, then the table's (the order a ban takes them
-    in, ``bans.user_ban``); the player's lock makes their seats at two
+    in, ``accounts.bans.user_ban``); the player's lock makes their seats at two
     ranked tables, asked for at once, one after the other
     (``stakes.check_may_sit``).
     """
@@ -210,6 +219,21 @@ def seat_leave(*, table_id: int, user) -> None:
             table.status = Table.Status.ABORTED
             table.save(update_fields=["status"])
         transaction.on_commit(notify.lobby_changed)
+
+
+def seat_leave_every_waiting_table(*, user) -> None:
+    """Free ``user``'s seats at every table still waiting for players (a
+    banned player's, in the ban's transaction: ``accounts.bans``)."""
+    waiting = Seat.objects.filter(
+        user=user, table__status=Table.Status.OPEN
+    ).values_list("table_id", flat=True)
+    for table_id in list(waiting):
+        seat_leave(table_id=table_id, user=user)
+
+
+def free_the_seats_of_a_banned_player(sender, user, **kwargs) -> None:
+    """Receiver of ``accounts.bans.player_banned``."""
+    seat_leave_every_waiting_table(user=user)
 
 
 def seat_remove_bot(*, table_id: int, user, number: int) -> None:

@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import display_name
-from config.errors import ApplicationError, refusal_message
+from common.errors import ApplicationError, refusal_message
 from games import selectors, services
 from games.forms import PROFILE_LABELS, TableCreateForm
 from games.models import Seat, Table

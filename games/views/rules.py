@@ -1,5 +1,5 @@
 """The rules page: how each rule profile is played, as the engine plays it
-(games/engine: rules.py, bidding.py, tricks.py, scoring.py)."""
+(joker: rules.py, bidding.py, tricks.py, scoring.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.engine import make_rules
-from games.engine.rules import PROFILES
 from games.forms import PROFILE_LABELS
+from joker import make_rules
+from joker.rules import PROFILES
 
 DEFAULT_PROFILE = "georgian-club"
 

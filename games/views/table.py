@@ -12,11 +12,12 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from chat import selectors as chat_selectors
 from games import selectors
-from games.engine.record import replay, result_json
 from games.models import Game, Seat, Table
 from games.views import lobby
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
+from joker.record import replay, result_json
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -113,6 +114,8 @@ def table(request, table_id: int):
         "rules": rules,
         "ranked": table.ranked,
         "stake": table.stake,
+        # A tournament's table: its games are not played again (rematch).
+        "managed": table.managed,
         "ratings": _seat_ratings(table, seats),
     }
     return render(
@@ -181,6 +184,8 @@ def game_replay(request, game_id: int):
             "record": record,
             "result": result,
             "coin_nets": _coin_nets(game, seats),
+            # Both rooms once the game is over, less whom the reader hides.
+            "chat": chat_selectors.game_chat(game, request.user),
             "config": {
                 "game": game.pk,
                 "status": game.status,

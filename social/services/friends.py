@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from config.errors import NotFound
+from common.errors import NotFound
 from social import notify
 from social.errors import (
     AlreadyFriends,

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import NotFound
+from common.errors import NotFound
 from games.models import Seat, Table
 from games.services.tables import seat_take
 from social import notify

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from config.errors import NotFound
+from common.errors import NotFound
 
 
 def lock_players(*user_ids: int) -> None:

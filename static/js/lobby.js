@@ -4,6 +4,7 @@
 // links, and keep the table lists live. Without JavaScript the page still
 // works: every option is shown (the server ignores other profiles' options)
 // and the lists are as fresh as the last page load.
+import { ChatPanel } from "./chat/panel.js";
 import { openSocket } from "./lib/socket.js";
 
 {
@@ -145,14 +146,26 @@ import { openSocket } from "./lib/socket.js";
         });
     }
 
-    openSocket("/ws/lobby/", {
+    // The lobby's chat shares the socket (docs/chat.md).
+    var chatRoot = document.getElementById("lobby-chat");
+    var chat = null;
+    var socket = openSocket("/ws/lobby/", {
       message: function (message) {
+        if (chat && chat.receive(message)) return;
         if (message.type === "lobby") refresh();
       },
       open: function (reopened) {
         if (reopened) refresh();
       },
     });
+    if (chatRoot) {
+      chat = new ChatPanel(chatRoot, {
+        send: function (message) {
+          return socket.send(message);
+        },
+        me: Number(chatRoot.dataset.me) || null,
+      });
+    }
   }
 
   function start() {

@@ -23,13 +23,19 @@ import { openSocket } from "./lib/socket.js";
     var loadedAt = Date.now();
     var pingEvery = (Number(box.getAttribute("data-ping-seconds")) || 10) * 1000;
     var removedUrl = box.getAttribute("data-removed-url");
+    // The countdown to the practice bots, when they will come.
+    var botsBox = document.getElementById("quickplay-bots");
+    var botsEl = document.getElementById("quickplay-bots-in");
+    var botsInAtLoad = botsBox ? Number(botsBox.getAttribute("data-bots-in")) || 0 : null;
     var leaving = false;
     let socket = null;
 
     // The time waited, counted from the server's figure at page load so a
     // wrong clock on this computer does not matter.
     function tick() {
-      waitedEl.textContent = clock(waitedAtLoad + (Date.now() - loadedAt) / 1000);
+      var since = (Date.now() - loadedAt) / 1000;
+      waitedEl.textContent = clock(waitedAtLoad + since);
+      if (botsEl) botsEl.textContent = String(Math.max(0, Math.ceil(botsInAtLoad - since)));
     }
     tick();
     setInterval(tick, 1000);
@@ -50,6 +56,7 @@ import { openSocket } from "./lib/socket.js";
       } else if (message.type === "status") {
         if (message.waiting) {
           waitedAtLoad = message.waited;
+          if (typeof message.bots_in === "number") botsInAtLoad = message.bots_in;
           loadedAt = Date.now();
           windowEl.textContent = message.window;
           playersEl.textContent = message.players;

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from games.services.bans import user_ban
+from accounts.bans import user_ban
 from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

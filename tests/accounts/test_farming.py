@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import SharedAddress
 from coins import services as coins
-from config.errors import NotAllowed
+from common.errors import NotAllowed
 from games import services
 from games.models import Game
 from games.views.lobby import SEAT_REFUSALS

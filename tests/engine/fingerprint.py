@@ -21,10 +21,10 @@ from pathlib import Path
 
 import orjson
 
-from games.engine import apply, legal_actions, make_rules, new_game
-from games.engine.codec import state_to_json
-from games.engine.shuffle import deal_cards
-from games.engine.state import DEAL
+from joker import apply, legal_actions, make_rules, new_game
+from joker.codec import state_to_json
+from joker.shuffle import deal_cards
+from joker.state import DEAL
 
 DATA = Path(__file__).resolve().parent / "data" / "fingerprints.json"
 GAMES = 1000

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.engine import (
+from joker import (
     Bid,
     Deal,
     NameTrump,
@@ -26,8 +26,8 @@ from games.engine import (
     make_rules,
     new_game,
 )
-from games.engine.cards import DECK, parse_cards
-from games.engine.state import PLAY
+from joker.cards import DECK, parse_cards
+from joker.state import PLAY
 
 FOUR_PLAYER = ("georgian-club", "georgian-tvaladze", "live-games")
 ALL_PROFILES = (*FOUR_PLAYER, "japanese")

@@ -9,27 +9,21 @@ from collections import Counter
 
 import pytest
 
-from games.engine import apply, legal_actions, make_rules
-from games.engine.actions import PlayCard
-from games.engine.bots import autopilot_action
-from games.engine.bots.autopilot import choose_bid as card_choose_bid
-from games.engine.bots.autopilot import estimate_tricks as card_estimate
-from games.engine.bots.bitdeal import (
-    BitDeal,
-    card_of,
-    mask_of,
-    play_code,
-    play_of,
-    trump_index,
-)
-from games.engine.bots.bitsample import (
+from joker import apply, legal_actions, make_rules
+from joker.actions import PlayCard
+from joker.bots import autopilot_action
+from joker.bots.autopilot import choose_bid as card_choose_bid
+from joker.bots.autopilot import estimate_tricks as card_estimate
+from joker.bots.bitdeal import BitDeal
+from joker.bots.bits import card_of, mask_of, play_code, play_of, trump_index
+from joker.bots.bitsample import (
     DealSampler,
     choose_bid,
     estimate_tricks,
 )
-from games.engine.bots.rollout import DealSim
-from games.engine.cards import DECK, TRUMP_CHOICES
-from games.engine.state import PLAY, TRUMP
+from joker.bots.rollout import DealSim
+from joker.cards import DECK, TRUMP_CHOICES
+from joker.state import PLAY, TRUMP
 from tests.engine.test_bots import PROFILE_IDS, PROFILES, autopilot_choice, walk
 
 
@@ -168,8 +162,8 @@ def test_sampled_hands_fit_the_bids_made():
     hands far more often than deals that ignore the bids."""
     from dataclasses import replace
 
-    from games.engine import Bid, new_game
-    from games.engine.shuffle import deal_cards
+    from joker import Bid, new_game
+    from joker.shuffle import deal_cards
 
     rules = make_rules("georgian-club", {})
     deal_index = rules.schedule.index(8)

@@ -17,22 +17,22 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Deal, apply, legal_actions, make_rules, new_game
-from games.engine.actions import PlayCard
-from games.engine.bots import MonteCarloBot, autopilot_action, play_game
-from games.engine.bots.autopilot import (
+from joker import Deal, apply, legal_actions, make_rules, new_game
+from joker.actions import PlayCard
+from joker.bots import MonteCarloBot, autopilot_action, play_game
+from joker.bots.autopilot import (
     choose_bid,
     choose_trump,
     estimate_tricks,
     winning_cards,
 )
-from games.engine.bots.montecarlo import Knowledge
-from games.engine.bots.rollout import DealSim
-from games.engine.cards import DECK, NO_TRUMP
-from games.engine.record import replay
-from games.engine.shuffle import deal_cards
-from games.engine.state import DEAL, OVER, PLAY, TRUMP
-from games.engine.tricks import trick_winner
+from joker.bots.montecarlo import Knowledge
+from joker.bots.rollout import DealSim
+from joker.cards import DECK, NO_TRUMP
+from joker.record import replay
+from joker.shuffle import deal_cards
+from joker.state import DEAL, OVER, PLAY, TRUMP
+from joker.tricks import trick_winner
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -137,8 +137,8 @@ def test_autopilot_plays_whole_games_legally_and_deterministically(profile, opti
 def test_autopilot_games_do_not_depend_on_hash_seeds():
     script = (
         "import json, random\n"
-        "from games.engine import make_rules\n"
-        "from games.engine.bots import play_game\n"
+        "from joker import make_rules\n"
+        "from joker.bots import play_game\n"
         "out = []\n"
         "for p in ('georgian-club', 'live-games', 'japanese'):\n"
         "    r = make_rules(p)\n"

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from games.engine import apply, legal_actions, make_rules, new_game
-from games.engine.actions import Deal
-from games.engine.codec import state_from_json, state_to_json
-from games.engine.events import describe
-from games.engine.shuffle import deal_cards
+from joker import apply, legal_actions, make_rules, new_game
+from joker.actions import Deal
+from joker.codec import state_from_json, state_to_json
+from joker.events import describe
+from joker.shuffle import deal_cards
 
 SETUPS = [
     ("georgian-club", {"schedule": "nines", "pairs": True}),

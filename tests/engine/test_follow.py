@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import apply, legal_actions, make_rules, new_game
-from games.engine.actions import Resign
-from games.engine.events import describe
-from games.engine.follow import follow
-from games.engine.shuffle import deal_cards
-from games.engine.state import DEAL
-from games.engine.view import position, view
+from joker import apply, legal_actions, make_rules, new_game
+from joker.actions import Resign
+from joker.events import describe
+from joker.follow import follow
+from joker.shuffle import deal_cards
+from joker.state import DEAL
+from joker.view import position, view
 
 SETUPS = [
     ("georgian-club", None),

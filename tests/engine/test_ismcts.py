@@ -8,14 +8,11 @@ import random
 
 import pytest
 
-from games.engine import apply, legal_actions, make_rules, new_game
-from games.engine.bots import LEVELS, IsmctsBot, autopilot_action, play_game
-from games.engine.bots.ismcts import (
-    _Candidates,
-    _distinct_plays,
-    _Premiums,
-)
-from games.engine.shuffle import deal_cards
+from joker import apply, legal_actions, make_rules, new_game
+from joker.bots import LEVELS, IsmctsBot, autopilot_action, play_game
+from joker.bots.ismcts import _Candidates, _distinct_plays
+from joker.bots.results import Premiums
+from joker.shuffle import deal_cards
 from tests.engine.notation import mid_deal, token
 from tests.engine.test_bots import (
     PROFILE_IDS,
@@ -216,7 +213,7 @@ def test_the_premium_values_of_a_pulkas_last_deal_are_the_scoresheets():
                 state = apply(state, deal_cards(state, rng))
             else:
                 state = apply(state, autopilot_action(state))
-        premiums = _Premiums(state)
+        premiums = Premiums(state)
         while state.deal_index == last:
             state = apply(state, autopilot_action(state))
         deal, pulka = state.deals[last], state.pulkas[1]

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from games.engine import EngineError, apply, legal_actions, make_rules, new_game
-from games.engine.shuffle import deal_cards
-from games.engine.state import DEAL
+from joker import EngineError, apply, legal_actions, make_rules, new_game
+from joker.shuffle import deal_cards
+from joker.state import DEAL
 from tests.engine.fingerprint import OPTIONS
 
 GAMES = 4

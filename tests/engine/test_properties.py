@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from joker import (
     Bid,
     EngineError,
     NameTrump,
@@ -31,9 +31,9 @@ from games.engine import (
     make_rules,
     new_game,
 )
-from games.engine.cards import DECK, JOKERS, TRUMP_CHOICES
-from games.engine.shuffle import deal_cards
-from games.engine.view import view
+from joker.cards import DECK, JOKERS, TRUMP_CHOICES
+from joker.shuffle import deal_cards
+from joker.view import view
 from tests.engine.notation import pulka_outcome, table_score
 
 CONFIGS = [

@@ -12,8 +12,8 @@ FORBIDDEN = ("django", "channels", "celery", "rest_framework", "redis", "kombu")
 
 def test_importing_the_engine_loads_no_framework():
     script = (
-        "import sys, pkgutil, importlib, games.engine as e\n"
-        "for m in pkgutil.walk_packages(e.__path__, 'games.engine.'):\n"
+        "import sys, pkgutil, importlib, joker as e\n"
+        "for m in pkgutil.walk_packages(e.__path__, 'joker.'):\n"
         "    if not m.name.endswith('.replay'): importlib.import_module(m.name)\n"
         f"bad = sorted(n for n in sys.modules if n.split('.')[0] in {FORBIDDEN!r})\n"
         "print(','.join(bad))\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import (
+from joker import (
     BadRecord,
     EngineError,
     Resign,
@@ -21,9 +21,9 @@ from games.engine import (
     make_rules,
     new_game,
 )
-from games.engine.record import RecordError, record_json, replay, result_json
-from games.engine.replay import main as replay_command
-from games.engine.shuffle import deal_cards
+from joker.record import RecordError, record_json, replay, result_json
+from joker.replay import main as replay_command
+from joker.shuffle import deal_cards
 from tests.engine.notation import smallest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -889,7 +889,7 @@ def test_the_first_offending_item_is_reported():
 
 def command(*args, stdin=""):
     return subprocess.run(
-        [sys.executable, "-m", "games.engine.replay", *args],
+        [sys.executable, "-m", "joker.replay", *args],
         input=stdin,
         capture_output=True,
         text=True,

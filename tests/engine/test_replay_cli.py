@@ -17,7 +17,7 @@ EXAMPLE = (
 
 def replay(*args, stdin: str | None = None):
     return subprocess.run(
-        [sys.executable, "-m", "games.engine.replay", *args],
+        [sys.executable, "-m", "joker.replay", *args],
         cwd=REPO_ROOT,
         input=stdin,
         capture_output=True,
@@ -61,7 +61,7 @@ def test_a_broken_rule_exits_1_with_the_error_document():
 def test_needs_no_django_settings():
     env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "no.such.settings"}
     proc = subprocess.run(
-        [sys.executable, "-m", "games.engine.replay", str(EXAMPLE)],
+        [sys.executable, "-m", "joker.replay", str(EXAMPLE)],
         cwd=REPO_ROOT,
         env=env,
         capture_output=True,
@@ -69,3 +69,17 @@ def test_needs_no_django_settings():
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_old_address_runs_the_same_command():
+    new = replay(str(EXAMPLE))
+    old = subprocess.run(
+        [sys.executable, "-m", "games.engine.replay", str(EXAMPLE)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (old.returncode, old.stdout, old.stderr) == (0, new.stdout, "")
+    assert new.returncode == 0

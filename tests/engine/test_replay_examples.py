@@ -39,6 +39,7 @@ def normalised(value, key=None):
 
 
 def run_replay(path: Path) -> subprocess.CompletedProcess:
+    # The address the published examples give, kept beside joker.replay.
     return subprocess.run(
         [sys.executable, "-m", "games.engine.replay", str(path)],
         cwd=REPO_ROOT,

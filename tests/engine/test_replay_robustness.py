@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.record import RecordError, replay, result_json
+from joker.record import RecordError, replay, result_json
 
 EXAMPLES = sorted((Path(__file__).parent / "examples").glob("*.record.json"))
 CODES = {"bad_record", "bad_deal", "wrong_seat", "wrong_action", "illegal"}

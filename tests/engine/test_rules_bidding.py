@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import (
+from joker import (
     BadDeal,
     Bid,
     IllegalAction,
@@ -17,8 +17,8 @@ from games.engine import (
     WrongSeat,
     apply,
 )
-from games.engine.shuffle import deal_cards
-from games.engine.view import view
+from joker.shuffle import deal_cards
+from joker.view import view
 from tests.engine.notation import (
     CLASSIC,
     FOUR_PLAYER,

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games.engine import BadRecord, Deal, apply, make_rules, new_game
-from games.engine.cards import (
+from joker import BadRecord, Deal, apply, make_rules, new_game
+from joker.cards import (
     DECK,
     JOKERS,
     is_card,
@@ -16,7 +16,7 @@ from games.engine.cards import (
     rank_of,
     suit_of,
 )
-from games.engine.shuffle import deal_cards, draw_first_dealer
+from joker.shuffle import deal_cards, draw_first_dealer
 from tests.engine.notation import ALL_PROFILES, CLASSIC, FOUR_PLAYER, cards, start_at
 
 # --- 1. Deck ---------------------------------------------------------------

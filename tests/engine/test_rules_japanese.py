@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.engine import (
+from joker import (
     BadDeal,
     BadRecord,
     Bid,
@@ -23,9 +23,9 @@ from games.engine import (
     make_rules,
     new_game,
 )
-from games.engine.scoring import japanese_points
-from games.engine.shuffle import deal_cards
-from games.engine.view import view
+from joker.scoring import japanese_points
+from joker.shuffle import deal_cards
+from joker.view import view
 from tests.engine.notation import (
     columns_of,
     deal_from,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import (
+from joker import (
     Bid,
     EngineError,
     IllegalAction,

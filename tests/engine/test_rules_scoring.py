@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from games.engine import Bid, Resign, apply, legal_actions, make_rules, new_game
-from games.engine.play import end_game
-from games.engine.record import result_json
-from games.engine.scoring import deal_score, places, pulka_premiums
-from games.engine.shuffle import deal_cards
-from games.engine.state import DealResult
+from joker import Bid, Resign, apply, legal_actions, make_rules, new_game
+from joker.play import end_game
+from joker.record import result_json
+from joker.scoring import deal_score, places, pulka_premiums
+from joker.shuffle import deal_cards
+from joker.state import DealResult
 from tests.engine.notation import (
     CLASSIC,
     FOUR_PLAYER,

@@ -8,10 +8,10 @@ import math
 
 import pytest
 
-from games.engine import make_rules
-from games.engine.cards import DECK
-from games.engine.shuffle import deal_cards
-from games.engine.state import new_game
+from joker import make_rules
+from joker.cards import DECK
+from joker.shuffle import deal_cards
+from joker.state import new_game
 
 DEALS = 100_000
 # The chi-square value above which uniform dealing is rejected at the level

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from games.engine.actions import PlayCard
-from games.engine.cards import DECK, TRUMP_CHOICES
-from games.engine.tricks import may_play, playable_cards
+from joker.actions import PlayCard
+from joker.cards import DECK, TRUMP_CHOICES
+from joker.tricks import may_play, playable_cards
 
 
 def random_lead(rng: random.Random, card: str) -> PlayCard:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import random
 
-from games.engine import Deal, apply, legal_actions, make_rules, new_game
-from games.engine.cards import DECK
-from games.engine.shuffle import deal_cards
-from games.engine.view import view
+from joker import Deal, apply, legal_actions, make_rules, new_game
+from joker.cards import DECK
+from joker.shuffle import deal_cards
+from joker.view import view
 
 
 def text_of(seat_view: dict) -> str:

@@ -18,12 +18,12 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from demo.games import person_move
 from games import selectors, services
-from games.demo import person_move
-from games.engine import apply, new_game
-from games.engine.actions import action_from_json
-from games.engine.record import record_json, replay
 from games.models import Game, GameEvent, Seat
+from joker import apply, new_game
+from joker.actions import action_from_json
+from joker.record import record_json, replay
 from tests.factories import UserFactory
 from tests.following import take
 

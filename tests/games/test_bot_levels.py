@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from games.engine import apply, legal_actions, make_rules, new_game
-from games.engine.bots import MonteCarloBot, autopilot_action
-from games.engine.shuffle import deal_cards
-from games.engine.state import DEAL, PLAY
 from games.live import thinking
+from joker import apply, legal_actions, make_rules, new_game
+from joker.bots import MonteCarloBot, autopilot_action
+from joker.shuffle import deal_cards
+from joker.state import DEAL, PLAY
 
 
 def a_state_in_play(profile: str, seed: int = 3):

@@ -8,6 +8,7 @@ tests/live/test_documented_codes.py."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 import pytest_asyncio
@@ -16,12 +17,17 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
+from accounts.bans import user_ban
+from chat.models import ChatMute
 from config.asgi import application
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
-from games.services.bans import user_ban
+from games.services import game_resign, table_create_seated
+from games.services.rematch import rematch_agree
+from social.services import block_create
 from tests.factories import StaffUserFactory, UserFactory
 from tests.games.helpers import (
     SITE_HEADERS,
@@ -345,7 +351,130 @@ def _events_refused(refused: bool) -> None:
             cursor.execute("DROP FUNCTION IF EXISTS test_refuse_event() CASCADE")
 
 
+def chat(**fields) -> str:
+    return json.dumps({"type": "chat", "id": "c1", **fields})
+
+
+def chat_refusal(prepare=None, message: str | None = None):
+    """The error a chat message gets at the table (from the declarer) or
+    in the lobby (from a new player), after ``prepare(settings_, user)``."""
+
+    async def produce(settings_, template=GAME_SOCKET) -> str:
+        if template == GAME_SOCKET:
+            game, user, other = await a_match()
+            path = f"/ws/games/{game.pk}/"
+        else:
+            path, user, other = template, await db(UserFactory)(), None
+        if prepare is not None:
+            await db(prepare)(settings_, user, other)
+        socket = await open_at(path, cookie_of(await browser(user)))
+        return await error_after(socket, message or chat(text="hi"))
+
+    return produce
+
+
+def _flooded(settings_, user, other):
+    settings_.PULKA_CHAT_MESSAGES = 0
+
+
+def _muted(settings_, user, other):
+    until = timezone.now() + timedelta(hours=1)
+    ChatMute.objects.create(user=user, until=until, created_at=timezone.now())
+
+
+def _blocked(settings_, user, other):
+    block_create(blocker_id=other.pk, blocked_id=user.pk)
+
+
+CHAT_ERRORS = {
+    "chat_empty": chat_refusal(message=chat(text=" ")),
+    "chat_too_long": chat_refusal(message=chat(text="x" * 301)),
+    "unknown_phrase": chat_refusal(message=chat(phrase="gg_ez")),
+    "chat_flood": chat_refusal(_flooded),
+    "muted": chat_refusal(_muted),
+    "not_found": chat_refusal(
+        message=json.dumps({"type": "chat_report", "id": "r", "message": 987654})
+    ),
+}
+# The rematch of a finished game (docs/protocol.md, "Rematch")
+
+
+async def a_finished_match():
+    """A Japanese match its declarer resigned: the game and both players."""
+    game, declarer, other = await a_match()
+    await db(game_resign)(game_id=game.pk, user=declarer)
+    return game, declarer, other
+
+
+@db
+def a_finished_tournament_match():
+    users = [UserFactory(), UserFactory()]
+    table = table_create_seated(
+        profile="japanese",
+        options={"target": 11},
+        turn_seconds=30,
+        players=users,
+        created_by=users[0],
+    )
+    game = Game.objects.get(table=table)
+    game_resign(game_id=game.pk, user=users[0])
+    return game, users[1]
+
+
+async def rematch_error(game, user, *messages: str) -> str:
+    socket = await synced(game, user)
+    for message in messages[:-1]:
+        await socket.comm.send_to(text_data=message)
+        await socket.receive_until(of_type("rematch"))
+    return await error_after(socket, messages[-1])
+
+
+REMATCH = '{"type": "rematch"}'
+
+
+async def rematch_of_a_game_being_played(settings_) -> str:
+    game, declarer, _ = await a_match()
+    return await rematch_error(game, declarer, REMATCH)
+
+
+async def rematch_by_a_spectator(settings_) -> str:
+    game, _, _ = await a_finished_match()
+    return await rematch_error(game, None, REMATCH)
+
+
+async def rematch_of_a_tournament_game(settings_) -> str:
+    game, user = await a_finished_tournament_match()
+    return await rematch_error(game, user, REMATCH)
+
+
+async def rematch_twice(settings_) -> str:
+    game, declarer, _ = await a_finished_match()
+    return await rematch_error(game, declarer, REMATCH, REMATCH)
+
+
+async def rematch_after_it_was_made(settings_) -> str:
+    game, declarer, other = await a_finished_match()
+    await db(rematch_agree)(game_id=game.pk, user=other)
+    return await rematch_error(game, declarer, REMATCH, REMATCH)
+
+
+async def decline_with_no_offer(settings_) -> str:
+    game, declarer, _ = await a_finished_match()
+    return await rematch_error(game, declarer, '{"type": "rematch_decline"}')
+
+
+async def rematch_refused(settings_) -> str:
+    game = await db(ranked_game)("japanese")
+    first, second = await db(users_by_seat)(game)
+    await db(game_resign)(game_id=game.pk, user=first)
+    await db(rematch_agree)(game_id=game.pk, user=first)
+    await db(ranked_game)("japanese", users=[second, await db(UserFactory)()])
+    return await rematch_error(game, second, REMATCH)
+
+
 ERRORS = {
+    **CHAT_ERRORS,
+    "blocked": chat_refusal(_blocked),
     "too_large": sent(json.dumps({"type": "ping", "pad": "x" * 4096})),
     "rate_limited": rate_limited,
     "bad_json": sent("{not json"),
@@ -362,6 +491,13 @@ ERRORS = {
     "bad_record": sent(action(1, {"trump": 5})),
     "ratings_busy": ratings_busy,
     "unavailable": unavailable,
+    "game_not_finished": rematch_of_a_game_being_played,
+    "not_a_player": rematch_by_a_spectator,
+    "tournament_game": rematch_of_a_tournament_game,
+    "rematch_agreed": rematch_twice,
+    "rematch_made": rematch_after_it_was_made,
+    "no_offer": decline_with_no_offer,
+    "rematch_refused": rematch_refused,
 }
 
 
@@ -375,9 +511,27 @@ def sent_to_another(text: str):
     return produce
 
 
+async def bad_message(settings_, template) -> str:
+    if template == "/ws/me/":
+        # The personal socket reads JSON objects with a type.
+        return await sent_to_another('["ping"]')(settings_, template)
+    socket = await open_at(template, cookie_of(await browser()))
+    # The lobby reads only chat messages: anything else is a ping.
+    lobby = template == "/ws/lobby/"
+    await socket.comm.send_to(text_data=chat(text=5) if lobby else "{oops")
+    return json.loads(await socket.comm.receive_from(5))["code"]
+
+
+async def anonymous_chat(settings_, template) -> str:
+    assert template == "/ws/lobby/", "only the lobby is open to anonymous readers"
+    return await error_after(await open_at(template), chat(text="hi"))
+
+
 OTHER_ERRORS = {
     "rate_limited": rate_limited,
-    "bad_message": sent_to_another('["ping"]'),
+    "bad_message": bad_message,
+    "not_allowed": anonymous_chat,
+    **CHAT_ERRORS,
     "bad_json": sent_to_another("{oops"),
     "unknown_type": sent_to_another('{"type": "dance"}'),
     "too_large": sent_to_another(json.dumps({"type": "ping", "pad": "x" * 4096})),

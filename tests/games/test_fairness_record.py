@@ -14,8 +14,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import fairness, services
-from games.engine.record import replay
 from games.models import Game
+from joker.record import replay
 from tests.factories import UserFactory
 from tests.games.helpers import play_out
 from tests.games.test_table_pages import japanese_game

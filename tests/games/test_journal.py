@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from accounts.services import profile_update
 from games import rows, selectors, services
-from games.engine import apply, new_game
-from games.live import journal
+from games.live import journal, loading
 from games.models import Game, GameEvent, Seat, Table
+from joker import apply, new_game
 from tests.games.helpers import (
     first_legal,
     move,
@@ -54,7 +54,7 @@ def test_seats_come_in_order_with_the_names_shown_at_the_table(db):
 
 def _turn_step(live):
     """The step of the seat to move playing its first legal choice."""
-    from games.engine import legal_actions
+    from joker import legal_actions
 
     action = legal_actions(live.state)[0]
     return live._step(action, cause="player", now=timezone.now())
@@ -62,7 +62,7 @@ def _turn_step(live):
 
 def test_an_ordinary_move_is_one_query(db):
     game = start_game("japanese", people=2)
-    live = journal.load(game.pk)
+    live = loading.load(game.pk)
     step = live.decide_play(
         live.state.turn,
         first_legal(
@@ -84,7 +84,7 @@ def test_an_ordinary_move_is_one_query(db):
 
 def test_a_step_on_a_version_already_written_is_fenced_and_changes_nothing(db):
     game = start_game("japanese", people=2)
-    first, second = journal.load(game.pk), journal.load(game.pk)
+    first, second = loading.load(game.pk), loading.load(game.pk)
     journal.write_sync(first, _turn_step(first))
     before = list(GameEvent.objects.filter(game=game).values_list("version", "action"))
     with pytest.raises(journal.Fenced):
@@ -121,7 +121,7 @@ def test_the_snapshot_and_the_later_events_rebuild_the_state(profile, steps):
         game.refresh_from_db()
         rebuilt = game.engine_state()
         assert rebuilt == _replayed(game)
-        assert journal.load(game.pk).state == rebuilt
+        assert loading.load(game.pk).state == rebuilt
         assert game.state_version <= game.version
 
 
@@ -162,9 +162,9 @@ def test_many_games_are_read_back_in_as_many_queries_as_one(db):
     ids = [game.pk for game in games]
 
     with CaptureQueriesContext(connection) as one:
-        journal.load_many(ids[:1])
+        loading.load_many(ids[:1])
     with CaptureQueriesContext(connection) as three:
-        loaded = journal.load_many([*ids, 10**9])
+        loaded = loading.load_many([*ids, 10**9])
 
     assert len(three.captured_queries) == len(one.captured_queries)
     assert sorted(loaded) == sorted(ids)
@@ -176,7 +176,7 @@ def test_many_games_are_read_back_in_as_many_queries_as_one(db):
             _timeouts_in_a_row(game, seat) for seat in range(len(live.seats))
         ]
         assert live.deal_actions == list(selectors.game_history(game))[-1][1]
-        assert live.answers == journal.load(game.pk).answers
+        assert live.answers == loading.load(game.pk).answers
     assert loaded[games[0].pk].timeouts[0] == 2
 
 
@@ -191,10 +191,10 @@ def test_writes_arriving_together_share_commits_and_each_hears_of_its_own():
     import asyncio
 
     games = [start_game("japanese", people=2) for _ in range(12)]
-    lives = [journal.load(game.pk) for game in games]
+    lives = [loading.load(game.pk) for game in games]
     steps = [_turn_step(live) for live in lives]
     # Another writer took the last game's version: its step is fenced.
-    stale = journal.load(games[-1].pk)
+    stale = loading.load(games[-1].pk)
     journal.write_sync(stale, _turn_step(stale))
 
     async def write(writer, pairs):

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -93,3 +96,43 @@ def test_games_in_progress_get_their_timeouts_in_a_row_from_their_events(executo
     assert Game.objects.get(pk=playing.pk).timeouts_in_a_row == [2, 0]
     assert Game.objects.get(pk=fresh.pk).timeouts_in_a_row == [0, 0]
     assert Game.objects.get(pk=finished.pk).timeouts_in_a_row == []
+
+
+BEFORE_BAN_MOVE = [
+    ("games", "0013_game_presence"),
+    ("accounts", "0003_profile_time_zone"),
+]
+AFTER_BAN_MOVE = [("games", "0014_ban_to_accounts")]
+
+
+def test_bans_move_to_the_accounts_with_their_rows_and_their_permission(executor):
+    executor.migrate(BEFORE_BAN_MOVE)
+    apps = executor.loader.project_state(BEFORE_BAN_MOVE).apps
+    User = apps.get_model("auth", "User")
+    player, operator = (
+        User.objects.create(username="p"),
+        User.objects.create(username="o"),
+    )
+    apps.get_model("games", "Ban").objects.create(
+        user=player, by=operator, reason="farming"
+    )
+    # The content types and permissions are no migration's: today's models.
+    ContentType.objects.filter(app_label="accounts", model="ban").delete()
+    games_ban, _ = ContentType.objects.get_or_create(app_label="games", model="ban")
+    permission, _ = Permission.objects.get_or_create(
+        content_type=games_ban,
+        codename="ban_user",
+        defaults={"name": "Can ban players"},
+    )
+    get_user_model().objects.get(pk=operator.pk).user_permissions.add(permission)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER_BAN_MOVE)
+    apps = executor.loader.project_state(AFTER_BAN_MOVE).apps
+
+    ban = apps.get_model("accounts", "Ban").objects.get()
+    assert (ban.user_id, ban.by_id, ban.reason) == (player.pk, operator.pk, "farming")
+    kept = get_user_model().objects.get(pk=operator.pk)
+    assert [
+        (p.content_type.app_label, p.codename) for p in kept.user_permissions.all()
+    ] == [("accounts", "ban_user")]

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine.rules import PROFILES
+from joker.rules import PROFILES
 from tests.factories import UserFactory
 from tests.games.helpers import seat_user, start_game
 

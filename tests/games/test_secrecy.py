@@ -23,9 +23,9 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games.engine.cards import DECK
-from games.engine.state import BID, PLAY, TRUMP
 from games.models import Game
+from joker.cards import DECK
+from joker.state import BID, PLAY, TRUMP
 from tests.factories import UserFactory
 from tests.games.helpers import (
     CARD_CODE,

@@ -9,13 +9,13 @@ import pytest
 import redis
 from django.conf import settings
 
-from config.errors import ApplicationError, NotAllowed, NotFound
+from common.errors import ApplicationError, NotAllowed, NotFound
 from games import services
-from games.engine.cards import JOKERS
 from games.errors import NotPlaying, StaleVersion
 from games.fairness import digest
 from games.live import leases, relay
 from games.models import DealRecord, Game, GameEvent, Seat, Table
+from joker.cards import JOKERS
 from tests.factories import UserFactory
 from tests.games.helpers import (
     assert_replays,

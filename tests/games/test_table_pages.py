@@ -12,8 +12,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import selectors, services
-from games.engine.record import replay
 from games.models import Game, Seat
+from joker.record import replay
 from tests.factories import UserFactory
 from tests.games.helpers import play_out
 

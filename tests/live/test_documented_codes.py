@@ -21,7 +21,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from config.api_errors import API_ERRORS
+from common.api_errors import API_ERRORS
 from games import services
 from games.models import Game
 from tests.protocol_document import promises

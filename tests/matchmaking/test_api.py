@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from matchmaking import services
+from matchmaking.grouping import window
 from matchmaking.models import PoolEntry
 from tests.matchmaking.helpers import player
 from tests.ranked.helpers import take_coins
@@ -65,7 +66,10 @@ def test_join_status_and_cancel(api_client):
         50,
         1700,
     )
-    assert (body["window"], body["players"], body["table"]) == (100, 1, None)
+    assert (body["players"], body["table"]) == (1, None)
+    # The window starts at 100 and widens by the second: a slow machine may
+    # take a moment between the join and its answer.
+    assert window(0) == 100 <= body["window"] <= window(5)
 
     me = api_client.get("/api/v1/pools/me/").json()
     assert me["waiting"] is True and me["category"] == "joker-pairs"
@@ -165,3 +169,30 @@ def test_the_schema_documents_the_pools_and_validates(api_client, tmp_path):
         "--file",
         str(tmp_path / "schema.yml"),
     )
+
+
+def test_the_bots_options_of_a_join(api_client):
+    user = player()
+    api_client.force_authenticate(user)
+    for wrong in ("maybe", 0, 1, "true", None):
+        refused = api_client.post(
+            "/api/v1/pools/join/", {"category": "joker", "bots": wrong}, format="json"
+        )
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    assert not PoolEntry.objects.exists()
+
+    joined = api_client.post(
+        "/api/v1/pools/join/", {"category": "joker", "bots_rated": True}, format="json"
+    )
+    body = joined.json()
+    assert joined.status_code == 201
+    assert (body["bots_in"], body["bots_rated"]) == (20, True)
+    entry = PoolEntry.objects.get(user=user)
+    assert (entry.bots, entry.bots_rated) == (True, True)
+
+    api_client.post("/api/v1/pools/cancel/")
+    japanese = api_client.post(
+        "/api/v1/pools/join/", {"category": "japanese", "bots": False}, format="json"
+    )
+    assert japanese.json()["bots_in"] is None
+    assert PoolEntry.objects.get(user=user).bots is False

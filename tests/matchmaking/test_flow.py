@@ -9,11 +9,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from accounts.bans import user_ban
 from coins import services as coins
 from config.asgi import application
 from games import stakes
 from games.models import Game, Table
-from games.services.bans import user_ban
 from matchmaking import services
 from matchmaking.grouping import WINDOW_START, window
 from matchmaking.models import Match, PoolEntry

@@ -6,13 +6,13 @@ import pytest
 from django.db import IntegrityError, transaction
 from django_celery_beat.schedulers import DatabaseScheduler
 
+from accounts.bans import user_ban
 from coins import services as coins
+from common.errors import ApplicationError
 from config.celery import app as celery_app
-from config.errors import ApplicationError
 from games import services as games
 from games import stakes
 from games.models import Game, Seat, Table
-from games.services.bans import user_ban
 from matchmaking import selectors, services, tasks
 from matchmaking.errors import AlreadyWaiting, NotWaiting
 from matchmaking.models import Match, PoolEntry
@@ -182,8 +182,11 @@ def test_pools_of_other_categories_and_stakes_are_never_mixed():
     users = [player(1500) for _ in range(4)]
     services.pool_join(user=users[0], category="japanese", stake=0, now=T0)
     services.pool_join(user=users[1], category="japanese", stake=10, now=T0)
-    services.pool_join(user=users[2], category="joker", stake=0, now=T0)
-    services.pool_join(user=users[3], category="joker-nines", stake=0, now=T0)
+    # Without bots after the wait, which would seat the lone players.
+    services.pool_join(user=users[2], category="joker", stake=0, bots=False, now=T0)
+    services.pool_join(
+        user=users[3], category="joker-nines", stake=0, bots=False, now=T0
+    )
 
     assert tick_at(100, users) == []
     assert PoolEntry.objects.count() == 4
@@ -244,7 +247,7 @@ def test_players_not_heard_from_leave_the_pool():
     present, gone = player(), player()
     join_all([present, gone])
     services.pool_cancel(user=present)
-    services.pool_join(user=present, category="joker", stake=0, now=T0)
+    services.pool_join(user=present, category="joker", stake=0, bots=False, now=T0)
 
     tick_at(services.AWAY_SECONDS, [present])  # just within
     assert PoolEntry.objects.count() == 2

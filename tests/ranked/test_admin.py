@@ -7,8 +7,9 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from games.models import Ban, Game
-from games.services.bans import user_ban
+from accounts.bans import user_ban
+from accounts.models import Ban
+from games.models import Game
 from tests.factories import StaffUserFactory, UserFactory
 from tests.ranked.helpers import (
     balance,
@@ -103,7 +104,7 @@ def test_the_ban_action_asks_for_a_reason_then_bans(client, operator):
 
     response = client.post(USERS, data)
     assert response.status_code == 200
-    assert "games/admin/ban.html" in [t.name for t in response.templates]
+    assert "accounts/admin/ban.html" in [t.name for t in response.templates]
 
     response = client.post(USERS, {**data, "apply": "1", "reason": ""})
     assert response.status_code == 200
@@ -133,9 +134,9 @@ def test_an_operator_cannot_ban_themself(client, operator):
     assert operator.is_active
 
 
-@pytest.mark.parametrize("name", ["ban", "game"])
+@pytest.mark.parametrize("name", ["accounts_ban", "games_game"])
 def test_the_lists_open(client, operator, name):
     user_ban(user=UserFactory(), by=operator, reason="test")
     finish(ranked_game("japanese"))
-    assert client.get(reverse(f"admin:games_{name}_changelist")).status_code == 200
+    assert client.get(reverse(f"admin:{name}_changelist")).status_code == 200
     assert client.get(USERS).status_code == 200

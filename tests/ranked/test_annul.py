@@ -6,7 +6,7 @@ import pytest
 
 from coins import services as coins
 from coins.models import Entry
-from config.errors import NotAllowed, NotFound
+from common.errors import NotAllowed, NotFound
 from games import services, stakes
 from games.models import Game, GameEvent, Table
 from games.services.annul import game_annul

@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
-from games.engine.record import replay
 from games.models import Game
 from games.services.annul import game_annul
+from joker.record import replay
 from tests.factories import StaffUserFactory, UserFactory
 from tests.ranked.helpers import finish, ranked_game, users_by_seat
 

@@ -8,10 +8,11 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.bans import user_ban
+from accounts.models import Ban
+from common.errors import NotAllowed
 from config.asgi import application
-from config.errors import NotAllowed
-from games.models import Ban, Game, Seat
-from games.services.bans import user_ban
+from games.models import Game, Seat
 from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory
 from tests.games.helpers import SITE_HEADERS, all_connected, of_type, session_cookie
 from tests.ranked.helpers import ranked_game, ranked_table, users_by_seat

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coins import services as coins
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games import services
 from games.models import Game, Seat, Table
 from games.stakes import STAKE_CHOICES

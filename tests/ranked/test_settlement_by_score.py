@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from coins import services as coins
 from coins.models import Entry
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from games import selectors, services, stakes
 from games.models import Game, Table
 from games.services.annul import game_annul

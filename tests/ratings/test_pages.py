@@ -157,3 +157,15 @@ def test_the_chart_coordinates_are_never_localized(client, lang):
     assert [v for _, v in parser.values if not re.fullmatch(r"-?\d+(\.\d+)?", v)] == []
     for _, value in parser.values:
         float(value)
+
+
+def test_the_leaderboard_opens_on_the_category_of_the_latest_rated_game(client):
+    # Before any rated game: the default category.
+    page = client.get("/ratings/").content.decode()
+    assert 'aria-current="page" class="current">Joker<' in page
+
+    game = resigned_match()
+    services.rating_apply_game(game_id=game.pk)
+
+    page = client.get("/ratings/").content.decode()
+    assert 'aria-current="page" class="current">Japanese Joker<' in page

@@ -8,8 +8,8 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db import IntegrityError, connections, transaction
 from django.urls import reverse
 
-from config.api_errors import exception_handler
-from config.errors import ApplicationError
+from common.api_errors import exception_handler
+from common.errors import ApplicationError
 from games import services as game_services
 from games.models import Game
 from ratings import elo, selectors, services

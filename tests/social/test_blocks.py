@@ -3,7 +3,7 @@
 import pytest
 from django.db import IntegrityError
 
-from config.errors import NotAllowed
+from common.errors import NotAllowed
 from social import selectors, services
 from social.models import Block
 from tests.factories import UserFactory

@@ -4,7 +4,7 @@ refusal is clear and changes nothing."""
 import pytest
 from django.db import IntegrityError
 
-from config.errors import NotFound
+from common.errors import NotFound
 from social import selectors, services
 from social.errors import (
     AlreadyFriends,

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config.errors import NotAllowed, NotFound
+from common.errors import NotAllowed, NotFound
 from games import services as games
 from games.models import Seat, Table
 from social import selectors, services

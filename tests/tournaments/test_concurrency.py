@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from coins import services as coins
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Board, Entry, Round
 

@@ -15,14 +15,15 @@ import pytest
 from django.test import TestCase
 
 from coins import services as coins
-from config.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError, NotAllowed
 from games import services as games
 from games.models import Game, GameEvent, Seat
 from ratings.models import Rating
 from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
-from tournaments.standings import seat_of_user, standings
+from tournaments.selectors import seat_of_user
+from tournaments.standings import standings
 
 from .support import (
     make_tournament,

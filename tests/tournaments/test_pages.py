@@ -15,7 +15,7 @@ from coins import services as coins
 from tests.games.helpers import play_out
 from tournaments import services
 from tournaments.models import Board, Entry, Tournament
-from tournaments.standings import seat_of_user
+from tournaments.selectors import seat_of_user
 
 from .support import (
     make_tournament,

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from coins import services as coins
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Entry
 

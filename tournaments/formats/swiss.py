@@ -40,7 +40,7 @@ one:
 
 Colours (C8 to C11) have no tier: a Joker match has no sides, its first
 declarer is drawn at random when the table is dealt
-(games.engine.shuffle.draw_first_dealer), so no player can be owed a side.
+(joker.shuffle.draw_first_dealer), so no player can be owed a side.
 Repeated floats of earlier rounds (C12 to C19) are not weighed either.
 
 The matching is exact: there is no search budget and no case in which it

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from coins import services as coins
-from config.errors import ApplicationError
+from common.errors import ApplicationError
 from games import services as games
 from ratings import elo
 from ratings.models import Rating

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from config.errors import NotFound
+from common.errors import NotFound
 from tournaments.models import Tournament
 
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from coins import services as coins
 from coins.errors import InsufficientCoins
-from config.errors import ApplicationError, Forbidden
+from common.errors import ApplicationError, Forbidden
 from tournaments import notify
 from tournaments.models import Entry, Tournament
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, Sum
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournaments.models import Entry, Tournament
-from tournaments.views.presentation import CATEGORY_LABELS, detail_context, pool_of
+from tournaments import selectors
+from tournaments.models import Tournament
+from tournaments.views.presentation import CATEGORY_LABELS, detail_context
 
 # Finished and cancelled tournaments listed, newest first.
 RECENT_TOURNAMENTS = 20
@@ -47,8 +46,8 @@ def _list_rows(tournaments) -> list[ListRow]:
             ListRow(
                 tournament=tournament,
                 category=str(CATEGORY_LABELS.get(tournament.category, "")),
-                players=tournament.players,
-                pool=None if over else pool_of(tournament),
+                players=tournament.player_count,
+                pool=None if over else selectors.pool_balance(tournament),
                 prizes=tournament.prizes_paid
                 if tournament.status == Tournament.Status.FINISHED
                 else None,
@@ -57,25 +56,22 @@ def _list_rows(tournaments) -> list[ListRow]:
     return rows
 
 
-def _listed():
-    return Tournament.objects.annotate(
-        players=Count(
-            "entries",
-            filter=~Q(entries__status=Entry.Status.WITHDRAWN),
-            distinct=True,
-        ),
-        prizes_paid=Coalesce(Sum("entries__prize"), 0),
-    )
-
-
 @never_cache
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
     status = Tournament.Status
-    upcoming = _listed().filter(status=status.SCHEDULED).order_by("starts_at", "pk")
-    running = _listed().filter(status=status.RUNNING).order_by("starts_at", "pk")
+    upcoming = (
+        selectors.tournaments_counted()
+        .filter(status=status.SCHEDULED)
+        .order_by("starts_at", "pk")
+    )
+    running = (
+        selectors.tournaments_counted()
+        .filter(status=status.RUNNING)
+        .order_by("starts_at", "pk")
+    )
     recent = (
-        _listed()
+        selectors.tournaments_counted()
         .filter(status__in=[status.FINISHED, status.CANCELLED])
         .order_by("-starts_at", "-pk")
     )
@@ -93,7 +89,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    tournament = get_object_or_404(selectors.tournaments_counted(), pk=tournament_id)
     context = detail_context(request, tournament)
     if request.GET.get("fragment"):
         return render(request, "tournaments/_live.html", context)

@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Sum, prefetch_related_objects
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
@@ -16,17 +14,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.selectors import display_name
-from coins import services as coins
 from ratings.categories import CATEGORIES
+from tournaments import selectors
 from tournaments.formats.prizes import split_prizes
 from tournaments.models import (
     TOURNAMENT_CATEGORIES,
-    Board,
     Entry,
     Format,
     Tournament,
 )
-from tournaments.standings import Row, seat_of_user, standings
+from tournaments.standings import Row
 from tournaments.views.numbers import number
 from tournaments.views.rounds import round_views
 
@@ -36,10 +33,6 @@ NOTES = {
     Entry.Status.ELIMINATED: gettext_lazy("knocked out"),
     Entry.Status.DROPPED: gettext_lazy("dropped out"),
 }
-
-
-def pool_of(tournament: Tournament) -> int:
-    return coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
 
 
 FORMAT_SENTENCES = {
@@ -214,8 +207,7 @@ def _note(row: Row) -> str:
 
 def standing_rows(tournament: Tournament, user) -> list[StandingRow]:
     finished = tournament.status == Tournament.Status.FINISHED
-    rows = standings(tournament)
-    prefetch_users([row.entry.user for row in rows])
+    rows = selectors.standings_with_players(tournament)
     shown = [
         StandingRow(
             place=row.entry.place if finished and row.entry.place else row.place,
@@ -235,48 +227,30 @@ def standing_rows(tournament: Tournament, user) -> list[StandingRow]:
     return shown
 
 
-def prefetch_users(users) -> None:
-    # Display names come from profiles: one query for all of them.
-    prefetch_related_objects(list(users), "profile")
-
-
-def _games_playing(tournament: Tournament) -> int:
-    if tournament.status != Tournament.Status.RUNNING:
-        return 0
-    return Board.objects.filter(
-        round__tournament=tournament, finished=False, table__isnull=False
-    ).count()
-
-
-def _registered(tournament: Tournament) -> list[tuple[str, str]]:
-    entries = (
-        tournament.entries.filter(status=Entry.Status.REGISTERED)
-        .select_related("user__profile")
-        .order_by("registered_at", "pk")
-    )
-    return [(display_name(e.user), e.user.get_username()) for e in entries]
-
-
 def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
+    """The detail page's context; ``tournament`` comes from
+    ``selectors.tournaments_counted``."""
     user = request.user
     now = timezone.now()
     status = Tournament.Status
     started = tournament.started_at is not None
-    your_entry = None
-    if user.is_authenticated:
-        your_entry = tournament.entries.filter(user=user).first()
+    your_entry = selectors.own_entry(tournament, user)
     registration_open = tournament.status == status.SCHEDULED and (
         tournament.starts_at > now
     )
     is_registered = (
         your_entry is not None and your_entry.status == Entry.Status.REGISTERED
     )
-    pool = pool_of(tournament) if tournament.status != status.FINISHED else None
+    pool = (
+        selectors.pool_balance(tournament)
+        if tournament.status != status.FINISHED
+        else None
+    )
     your_seat = None
     if tournament.status == status.RUNNING:
         # A cancelled tournament's last round stays "playing", its games
         # called off: nobody has a table to go to.
-        your_seat = seat_of_user(tournament, user)
+        your_seat = selectors.seat_of_user(tournament, user)
     your_table_url = None
     your_game_over = False
     if your_seat is not None:
@@ -286,16 +260,15 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
             your_table_url = reverse("games:table", args=[your_seat.board.table_id])
     if started:
         registered = []
-        registered_count = tournament.entries.exclude(
-            status=Entry.Status.WITHDRAWN
-        ).count()
     else:
-        registered = _registered(tournament)
-        registered_count = len(registered)
+        registered = [
+            (display_name(entry.user), entry.user.get_username())
+            for entry in selectors.registered_entries(tournament)
+        ]
+    registered_count = tournament.player_count
     prizes_paid = None
     if tournament.status == status.FINISHED:
-        prizes_paid = tournament.entries.aggregate(paid=Coalesce(Sum("prize"), 0))
-        prizes_paid = prizes_paid["paid"]
+        prizes_paid = tournament.prizes_paid
     return {
         "tournament": tournament,
         "category": CATEGORY_LABELS.get(tournament.category, ""),
@@ -315,7 +288,7 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
         "show_points": tournament.format != Format.KNOCKOUT,
         "is_arena": tournament.format == Format.ARENA,
         "now": now,
-        "games_playing": _games_playing(tournament),
+        "games_playing": selectors.boards_playing(tournament),
         "rounds": round_views(tournament, user) if started else [],
         "your_table_url": your_table_url,
         "your_game_over": your_game_over,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from config.errors import ApplicationError, refusal_message
+from common.errors import ApplicationError, refusal_message
 from tournaments import services
 from tournaments.models import Tournament
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import prefetch_related_objects
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.selectors import display_name
 from games.models import Game
+from tournaments import selectors
 from tournaments.models import Board, Format, Round, Tournament
-from tournaments.standings import rounds_with_boards
 from tournaments.views.numbers import number
 
 
@@ -122,16 +121,7 @@ def _mark_score_groups(boards: list[BoardView]) -> bool:
 def round_views(tournament: Tournament, user) -> list[RoundView]:
     # A cancelled tournament's unfinished games were called off: none to watch.
     live = tournament.status == Tournament.Status.RUNNING
-    rounds = rounds_with_boards(tournament)
-    users = [
-        seat.entry.user
-        for round_ in rounds
-        for board in round_.boards.all()
-        for seat in board.seats.all()
-        if seat.entry_id
-    ]
-    # Display names come from profiles: one query for all of them.
-    prefetch_related_objects(users, "profile")
+    rounds = selectors.rounds_with_boards(tournament, newest_first=True)
     # An arena's one round holds every game: the latest first.
     latest_first = tournament.format == Format.ARENA
     views = []

@@ -1,7 +1,7 @@
 // How the page keeps its seat's view from the updates it is sent: the
 // public events of each step, then the seat's position after them (whose
 // turn, the phase, the scores, its own hand and legal choices). The same
-// rules as games/engine/follow.py, which the server's tests hold to the
+// rules as joker/follow.py, which the server's tests hold to the
 // engine's view over whole games; tests/js/follow_check.mjs holds this
 // module to the same cases. Pure: it returns a new view.
 

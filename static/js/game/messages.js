@@ -15,6 +15,13 @@ export function errorText(code, fallback) {
     not_playing: gettext("The game is over."),
     bad_record: gettext("That move is not complete."),
     rate_limited: gettext("Too many messages: wait a moment."),
+    game_not_finished: gettext("The game is not over yet."),
+    not_a_player: gettext("Only the game's players can ask for a rematch."),
+    tournament_game: gettext("A tournament's games are not played again."),
+    rematch_agreed: gettext("You have agreed to the rematch already."),
+    rematch_made: gettext("The rematch was made already."),
+    no_offer: gettext("There is no rematch offer."),
+    rematch_refused: gettext("The rematch cannot be made."),
   };
   return texts[code] || fallback || gettext("Refused.");
 }

@@ -14,16 +14,28 @@ import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
 import { TableState } from "../game/state.js";
 import { renderSheet } from "../views/scoresheet.js";
 import { Bar } from "./bar.js";
+import { tableChat } from "./chat.js";
 import { Felt } from "./felt.js";
 import { Hand } from "./hand.js";
 import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
+import { Rematch } from "./rematch.js";
 import { CommitmentStore, Result } from "./result.js";
 import { Sounds } from "./sounds.js";
 import { notifyTurn } from "./turn_notice.js";
 
 // How long a finished trick stays in the middle before it is cleared.
 const TRICK_SHOWN_MS = 2500;
+// The refusals of a rematch message: its button is offered again.
+const REMATCH_REFUSALS = [
+  "game_not_finished",
+  "not_a_player",
+  "tournament_game",
+  "rematch_agreed",
+  "rematch_made",
+  "no_offer",
+  "rematch_refused",
+];
 // Closes after which reconnecting cannot help.
 const FINAL_CODES = [4401, 4403, 4404];
 
@@ -76,9 +88,26 @@ export function startTable(config, snapshot) {
     { root: byId("result"), summary: byId("result-summary"), places: byId("places"), fairness: byId("fairness") },
     { rules, names, recordUrl: config.record_url, commitments: () => commitments.known },
   );
+  const rematch = new Rematch(
+    {
+      root: byId("rematch"),
+      button: byId("rematch-btn"),
+      decline: byId("rematch-decline-btn"),
+      status: byId("rematch-status"),
+    },
+    {
+      names,
+      send: (message) => socket.send({ ...message, id: state.nextId(Date.now()) }),
+      serverNow,
+      go: (url) => window.location.assign(url),
+      managed: Boolean(config.managed),
+    },
+  );
   const sheetBox = byId("scoresheet");
   const buttons = { resign: byId("resign-btn"), abort: byId("abort-btn") };
 
+  // The chat takes its own frames before the game's state sees them.
+  let chat = null;
   const socket = openSocket(
     config.ws_path,
     {
@@ -90,6 +119,12 @@ export function startTable(config, snapshot) {
         if (reopened) socket.send(state.reopened());
       },
       message: (message) => {
+        if (chat && chat.receive(message)) return;
+        if (message.type === "rematch") {
+          rematch.receive(message, state.snap);
+          return;
+        }
+        if (message.type === "error" && REMATCH_REFUSALS.includes(message.code)) rematch.refused();
         const out = state.receive(message, Date.now());
         for (const reply of out.send) socket.send(reply);
         for (const notice of out.notices) {
@@ -119,6 +154,7 @@ export function startTable(config, snapshot) {
     // the client does the same the other way round.
     { finalCodes: FINAL_CODES, silence: 15000 },
   );
+  chat = tableChat(snapshot, (message) => socket.send(message));
 
   function sendAction(action) {
     const message = state.act(action, Date.now());
@@ -187,6 +223,7 @@ export function startTable(config, snapshot) {
     prompt.render(state);
     renderSheet(sheetBox, sheetModel());
     result.render(snap);
+    rematch.render(snap);
     renderButtons();
     live.classList.toggle("over", snap.status !== "playing");
     const mine = state.myTurn();
@@ -237,6 +274,7 @@ export function startTable(config, snapshot) {
     const now = serverNow();
     felt.tick(state.snap, now);
     prompt.tick(state.snap, now);
+    rematch.tick(state.snap);
   }
 
   buttons.resign.addEventListener("click", () => {

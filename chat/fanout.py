@@ -1,0 +1,24 @@
+"""What the chat sends out, called after commit only (``chat.services``):
+a message to its room's sockets, and a word to a user's own sockets that
+whom they hide has changed."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from accounts.sockets import user_group
+
+
+def said(group: str, message: dict) -> None:
+    """Every socket in the room gets the message (each drops it if its
+    reader hides the author)."""
+    async_to_sync(get_channel_layer().group_send)(
+        group, {"type": "chat.said", "message": message}
+    )
+
+
+def hidden_changed(user_id: int) -> None:
+    async_to_sync(get_channel_layer().group_send)(
+        user_group(user_id), {"type": "chat.hidden"}
+    )

@@ -1,0 +1,104 @@
+"""Reading a live game back from the database, as its owner holds it: the
+state at its last snapshot with the events after it replayed, the seats, the
+clocks, the presence and the answers to action ids."""
+
+from __future__ import annotations
+
+import operator
+from functools import reduce
+
+from django.conf import settings
+from django.db.models import Q
+
+from games import rows
+from games.live.game import LiveGame, SeatInfo, Timing
+from games.live.statements import presence_from_json
+from games.models import Game, GameEvent, replay_events
+from joker.actions import action_from_json
+from joker.codec import state_from_json
+
+
+def load(game_id: int, *, client_id: str | None = None) -> LiveGame | None:
+    """The game as its owner holds it, read from the database; None when
+    there is no such game. The answers to action ids are read for every id,
+    or for ``client_id`` alone when given."""
+    return load_many([game_id], client_id=client_id).get(game_id)
+
+
+def load_many(
+    game_ids: list[int], *, client_id: str | None = None
+) -> dict[int, LiveGame]:
+    """``load`` for many games at once (a takeover of a dead server's games):
+    one query per kind of row, whatever the number of games. Games that do
+    not exist are left out."""
+    games = list(Game.objects.select_related("table").filter(pk__in=game_ids))
+    if not games:
+        return {}
+    ids = [game.pk for game in games]
+    seats = rows.seats_of_tables([game.table_id for game in games])
+    # Every deal saves the state, so the events after the snapshot hold the
+    # whole of the deal being played.
+    # One range of the (game, version) index per game.
+    after_snapshots = reduce(
+        operator.or_,
+        (Q(game_id=game.pk, version__gt=game.state_version) for game in games),
+    )
+    later: dict[int, list] = {game_id: [] for game_id in ids}
+    for game_id, kind, action in (
+        GameEvent.objects.filter(after_snapshots)
+        .order_by("game_id", "version")
+        .values_list("game_id", "kind", "action")
+    ):
+        later[game_id].append((kind, action))
+    answers: dict[int, dict] = {game_id: {} for game_id in ids}
+    answered = GameEvent.objects.filter(game_id__in=ids).exclude(client_id="")
+    if client_id is not None:
+        answered = answered.filter(client_id=client_id)
+    for game_id, seat, client, version in answered.values_list(
+        "game_id", "seat", "client_id", "version"
+    ):
+        answers[game_id][(seat, client)] = version
+    loaded = {}
+    for game in games:
+        table = game.table
+        events = later[game.pk]
+        loaded[game.pk] = LiveGame(
+            game_id=game.pk,
+            table_id=table.pk,
+            state=replay_events(game.pk, state_from_json(game.state), events),
+            version=game.version,
+            state_version=game.state_version,
+            deadline=game.deadline,
+            seats=[
+                SeatInfo(s.number, s.user_id, s.bot, s.left, s.display_name)
+                for s in seats[table.pk]
+            ],
+            timing=Timing(
+                turn_seconds=table.turn_seconds,
+                bot_seconds=settings.PULKA_BOT_MOVE_SECONDS,
+                forfeit_after_timeouts=table.forfeit_after_timeouts,
+            ),
+            managed=table.managed,
+            at_stake=table.ranked or table.stake > 0,
+            status=game.status,
+            cards_played=game.cards_played,
+            commitments=list(game.commitments),
+            answers=answers[game.pk],
+            # Empty for a game whose seats have not moved yet.
+            timeouts=game.timeouts_in_a_row or [0] * len(seats[table.pk]),
+            deal_actions=_deal_actions(events),
+            presence=presence_from_json(game.presence),
+        )
+    return loaded
+
+
+def _deal_actions(events: list) -> list:
+    """The actions of the deal being played, from the events after the
+    snapshot (which may begin with the end of the deal before)."""
+    deals = [i for i, (kind, _) in enumerate(events) if kind == GameEvent.Kind.DEAL]
+    start = deals[-1] + 1 if deals else 0
+    return [
+        action_from_json(action)
+        for kind, action in events[start:]
+        if kind == GameEvent.Kind.ACTION
+    ]

@@ -1,0 +1,102 @@
+"""The rematch messages of the table socket (docs/protocol.md, "Rematch").
+
+A finished game has no owner to speak for it, so these messages go to the
+rematch services (``games.services.rematch``) from the socket itself, never
+through ``games.live``. A seated player's socket joins the game's rematch
+group (``notify.rematch_group``) when it connects, hears every change of
+the offer there as a ``rematch`` message, and is told where the offer
+stands on connecting once the game is over. A seated player's last word on
+leaving the page: their open offer lapses.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from channels.db import database_sync_to_async
+from django.db import DatabaseError
+
+from common.errors import ApplicationError
+from games import selectors
+from games.models import Game
+from games.services import rematch as rematch_services
+from games.services.notify import rematch_group
+
+logger = logging.getLogger(__name__)
+
+
+def _game_is_over(game_id: int) -> bool:
+    return Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).exists()
+
+
+def _agree(game_id: int, user) -> None:
+    rematch_services.rematch_agree(game_id=game_id, user=user)
+
+
+def _decline(game_id: int, user) -> None:
+    rematch_services.rematch_decline(game_id=game_id, user=user)
+
+
+def _left(game_id: int, user) -> None:
+    rematch_services.rematch_left(game_id=game_id, user=user)
+
+
+class RematchSocketMixin:
+    """For ``GameConsumer``: ``{"type": "rematch"}`` agrees (or offers),
+    ``{"type": "rematch_decline"}`` says no; each is answered by the
+    ``rematch`` message every player's socket gets, or by an ``error``."""
+
+    rematch_joined = False
+
+    async def join_rematch(self) -> None:
+        """Join the game's rematch group (seated players only) and, once the
+        game is over, say where its offer stands."""
+        if self.seat is None:
+            return
+        await self.channel_layer.group_add(
+            rematch_group(self.game_id), self.channel_name
+        )
+        self.rematch_joined = True
+        message = await database_sync_to_async(_state_if_over)(self.game_id)
+        if message is not None:
+            await self.send_json(message)
+
+    async def leave_rematch(self) -> None:
+        if not self.rematch_joined:
+            return
+        self.rematch_joined = False
+        await self.channel_layer.group_discard(
+            rematch_group(self.game_id), self.channel_name
+        )
+        try:
+            await database_sync_to_async(_left)(self.game_id, self.scope["user"])
+        except DatabaseError:
+            # A socket closing while the database is away still closes; the
+            # offer then lapses with its time instead.
+            logger.warning("game %s: a rematch offer not withdrawn", self.game_id)
+
+    async def on_rematch(self, message):
+        await self.rematch_call(_agree, message)
+
+    async def on_rematch_decline(self, message):
+        await self.rematch_call(_decline, message)
+
+    async def rematch_call(self, service, message) -> None:
+        client_id = message.get("id")
+        if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
+            client_id = None
+        try:
+            await database_sync_to_async(service)(self.game_id, self.scope["user"])
+        except ApplicationError as error:
+            await self.send_error(client_id, error.code, str(error))
+
+    async def rematch_message(self, event):
+        await self.send_json(event["message"])
+
+
+def _state_if_over(game_id: int) -> dict | None:
+    """The offer of a finished game, if one was ever made."""
+    if not _game_is_over(game_id):
+        return None
+    message = selectors.rematch_message(game_id)
+    return None if message["state"] == "none" else message

@@ -1,0 +1,130 @@
+"""Every read of tournaments that pages and the API share: the lists with
+their counts, prize pools, a player's own entry and seat, the rounds with
+their boards, the results.
+
+Nothing here reads a game's state (its cards): of a game only its id, table
+and status.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
+from django.db.models.functions import Coalesce
+
+from coins import services as coins
+from coins.models import Account
+from games.models import Game
+from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
+from tournaments.standings import Row, standings
+
+# Only what the pairings show of each game: never its state (the cards).
+_GAME_FIELDS = ("pk", "table_id", "status")
+
+
+def tournaments_counted() -> QuerySet[Tournament]:
+    """Tournaments with ``player_count`` (entries not withdrawn: registered
+    before the start, everyone who took part afterwards) and
+    ``prizes_paid``."""
+    return Tournament.objects.annotate(
+        player_count=Count(
+            "entries",
+            filter=~Q(entries__status=Entry.Status.WITHDRAWN),
+            distinct=True,
+        ),
+        prizes_paid=Coalesce(Sum("entries__prize"), 0),
+    )
+
+
+def pool_balance(tournament: Tournament) -> int:
+    """Domino Coin in the tournament's prize pool now."""
+    return coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
+
+
+def pool_balances(tournaments) -> dict[str, int]:
+    """Prize pool balances by pool ref, in one query for a page of them."""
+    refs = [t.pool_ref for t in tournaments]
+    return dict(
+        Account.objects.filter(
+            kind=Account.Kind.TOURNAMENT_POOL, ref__in=refs
+        ).values_list("ref", "balance")
+    )
+
+
+def own_entry(tournament: Tournament, user) -> Entry | None:
+    """The user's entry, withdrawn or not; None for nobody signed in."""
+    if not user.is_authenticated:
+        return None
+    return tournament.entries.filter(user=user).first()
+
+
+def registered_entries(tournament: Tournament) -> list[Entry]:
+    """Entries registered and not yet playing, in the order they came."""
+    return list(
+        tournament.entries.filter(status=Entry.Status.REGISTERED)
+        .select_related("user__profile")
+        .order_by("registered_at", "pk")
+    )
+
+
+def entry_with_player(entry_id: int) -> Entry:
+    return Entry.objects.select_related("tournament", "user__profile").get(pk=entry_id)
+
+
+def standings_with_players(tournament: Tournament) -> list[Row]:
+    """The standings, with every player's profile loaded in one query."""
+    rows = standings(tournament)
+    prefetch_related_objects([row.entry.user for row in rows], "profile")
+    return rows
+
+
+def final_results(tournament: Tournament) -> list[Entry]:
+    """A finished tournament's placed entries, best first."""
+    return list(
+        tournament.entries.filter(place__isnull=False)
+        .select_related("user__profile")
+        .order_by("place", "seed", "pk")
+    )
+
+
+def rounds_with_boards(tournament: Tournament, *, newest_first: bool) -> list[Round]:
+    """Rounds with their boards, seats, players and each board's game (its
+    id and status only) loaded."""
+    seats = BoardSeat.objects.select_related("entry__user__profile").order_by("number")
+    boards = Board.objects.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=seats),
+        "table",
+        Prefetch("table__game", queryset=Game.objects.only(*_GAME_FIELDS)),
+    )
+    return list(
+        tournament.round_set.order_by(
+            "-number" if newest_first else "number"
+        ).prefetch_related(Prefetch("boards", queryset=boards))
+    )
+
+
+def seat_of_user(tournament: Tournament, user) -> BoardSeat | None:
+    """The user's seat in the round being played, if they have one."""
+    if not user.is_authenticated:
+        return None
+    return (
+        BoardSeat.objects.filter(
+            board__round__tournament=tournament,
+            board__round__number=tournament.current_round,
+            board__round__status=Round.Status.PLAYING,
+            board__is_bye=False,
+            entry__user=user,
+        )
+        .select_related("board__table__game")
+        # An arena's one round holds all of a player's games: the latest.
+        .order_by("-board__number")
+        .first()
+    )
+
+
+def boards_playing(tournament: Tournament) -> int:
+    """Games of a running tournament being played now."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return 0
+    return Board.objects.filter(
+        round__tournament=tournament, finished=False, table__isnull=False
+    ).count()
