@@ -53,12 +53,12 @@ CLOSE_NOT_FOUND = 4404
 HEARD_EVERY_SECONDS = 2.0
 
 
-def _admit(user_id: int, channel_name: str) -> tuple[bool, list[str]]:
+def _admit(user_id: int, channel_name: str, kind: str) -> tuple[bool, list[str]]:
     """Whether the user may connect (not banned), and the user's sockets
-    this one pushes over the limit (``socket_limits``)."""
+    of ``kind`` this one pushes over the limit (``socket_limits``)."""
     if not get_user_model().objects.filter(pk=user_id, is_active=True).exists():
         return False, []
-    return True, socket_limits.socket_opened(user_id, channel_name)
+    return True, socket_limits.socket_opened(user_id, channel_name, kind)
 
 
 class DirectDispatchMixin:
@@ -91,6 +91,8 @@ class UserSocketMixin:
     password = ""
     message_rate: socket_limits.MessageRate | None = None
     closing = False
+    # Which of the user's counts of sockets this one takes a place in.
+    socket_kind = "sockets"
 
     async def close(self, code=None, reason=None):
         """Close the socket, once: every close of this socket comes here.
@@ -166,7 +168,7 @@ class UserSocketMixin:
         admitted, too_many = False, []
         if user.is_active:
             admitted, too_many = await database_sync_to_async(_admit)(
-                user.pk, self.channel_name
+                user.pk, self.channel_name, self.socket_kind
             )
         if not admitted:
             await self.refuse(CLOSE_FORBIDDEN, BANNED)
@@ -197,7 +199,7 @@ class UserSocketMixin:
         if user_id is not None:
             try:
                 await database_sync_to_async(socket_limits.socket_closed)(
-                    user_id, self.channel_name
+                    user_id, self.channel_name, self.socket_kind
                 )
             except Exception:
                 untidy = True

@@ -97,16 +97,18 @@ def _redis() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
-def _key(user_id: int) -> str:
+def _key(user_id: int, kind: str = "sockets") -> str:
     prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-    return f"{prefix}:sockets:{user_id}"
+    return f"{prefix}:{kind}:{user_id}"
 
 
-def socket_opened(user_id: int, channel_name: str) -> list[str]:
+def socket_opened(user_id: int, channel_name: str, kind: str = "sockets") -> list[str]:
     """Count a new socket of the user; returns the channels of the sockets
     that must close to keep within the limit, oldest first. (Sync: one
-    round trip to Redis.)"""
-    key, limit = _key(user_id), settings.PULKA_SOCKETS_PER_USER
+    round trip to Redis.) Sockets of another ``kind`` are counted apart:
+    the personal socket every page opens (``social.consumers``) does not
+    take a place of a page's own."""
+    key, limit = _key(user_id, kind), settings.PULKA_SOCKETS_PER_USER
     with _redis().pipeline() as pipe:
         pipe.zadd(key, {channel_name: time.time()})
         # A server that died cannot take its sockets out: forget them a day on.
@@ -117,8 +119,8 @@ def socket_opened(user_id: int, channel_name: str) -> list[str]:
     return [name.decode() for name in oldest]
 
 
-def socket_closed(user_id: int, channel_name: str) -> None:
-    _redis().zrem(_key(user_id), channel_name)
+def socket_closed(user_id: int, channel_name: str, kind: str = "sockets") -> None:
+    _redis().zrem(_key(user_id, kind), channel_name)
 
 
 def _pause_key(session_key: str) -> str:

@@ -38,6 +38,9 @@ _gone = sync_to_async(presence.gone, thread_sensitive=False)
 class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
     group: str | None = None
     counted = False
+    # Counted apart from the pages' own sockets: every page opens one, and
+    # it must not close a table's socket to keep within the limit.
+    socket_kind = "me-sockets"
 
     async def connect(self):
         user = self.scope["user"]

@@ -263,3 +263,19 @@ def invitation_stake(invitation_id: int) -> int | None:
         .values_list("table__stake", flat=True)
         .first()
     )
+
+
+def invite_choices(user_id: int, table: Table) -> list | None:
+    """The friends the user may invite to ``table``, each with whether they
+    are online; None when the user may not invite there (not seated at a
+    table waiting for players with a free seat)."""
+    if (
+        table.status != Table.Status.OPEN
+        or not Seat.objects.filter(table=table, user_id=user_id, left=False).exists()
+        or not free_seats(table.pk)
+    ):
+        return None
+    online = {f.user.pk for f in friends_with_presence(user_id) if f.online}
+    return [
+        (friend, friend.pk in online) for friend in invitable_friends(user_id, table.pk)
+    ]

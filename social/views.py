@@ -108,9 +108,8 @@ def friend_request_create(request: HttpRequest) -> HttpResponse:
     username = request.POST.get("username", "").strip()
     other = selectors.player_by_username(username)
     if other is None:
-        messages.error(request, _("There is no player called %(name)s.") % {
-            "name": username
-        })  # fmt: skip
+        unknown = _("There is no player called %(name)s.") % {"name": username}
+        messages.error(request, unknown)
         return _back(request)
     try:
         result = services.friend_request_create(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Table
 from social import selectors
 
 register = template.Library()
@@ -33,18 +32,13 @@ def invite_form(context, table):
     """Invite a friend to a free seat: for a player seated at a table
     waiting for players."""
     viewer = context["request"].user
-    shown = (
-        viewer.is_authenticated
-        and table.status == Table.Status.OPEN
-        and table.seats.filter(user=viewer, left=False).exists()
-        and bool(selectors.free_seats(table.pk))
+    choices = (
+        selectors.invite_choices(viewer.pk, table) if viewer.is_authenticated else None
     )
-    friends = selectors.invitable_friends(viewer.pk, table.pk) if shown else []
-    online = {f.user.pk for f in selectors.friends_with_presence(viewer.pk) if f.online}
     return {
-        "shown": shown,
+        "shown": choices is not None,
         "table": table,
-        "friends": [(friend, friend.pk in online) for friend in friends],
+        "friends": choices or [],
         "next": context["request"].get_full_path(),
         "csrf_token": context.get("csrf_token"),
     }

@@ -43,13 +43,22 @@ function start() {
     },
   };
 
-  openSocket("/ws/me/", {
+  const connect = () => openSocket("/ws/me/", {
     message: (message) => {
       const handle = handlers[message.type];
       if (handle) handle(message);
       document.dispatchEvent(new CustomEvent("pulka:me", { detail: message }));
     },
+    // The socket's state on the page's root element (data-me), for whoever
+    // waits for it to be listening.
+    status: (state) => {
+      document.documentElement.dataset.me = state;
+    },
   }, { finalCodes: FINAL, silence: 20000 });
+  // After the page's own sockets (a table's, the lobby's): they carry what
+  // the page is for, and are not kept waiting behind this one's handshake.
+  if (document.readyState === "complete") connect();
+  else window.addEventListener("load", connect, { once: true });
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -233,6 +233,9 @@ def test_a_declined_invitation_is_told_to_the_inviter(browser, server, read_db):
         nino.goto(f"/tables/{table_id}/")
         nino.locator("#invite-friend").get_by_role("button", name="Invite").click()
         notice = giorgi.locator(".me-invitation")
+        notice.wait_for()
+        # The page the invitation reloaded is listening again.
+        nino.locator("html[data-me='online']").wait_for()
         notice.get_by_role("button", name="Decline").click()
         notice.wait_for(state="detached")
         nino.locator(".me-notice").filter(has_text="giorgi declined").wait_for()

@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from games import socket_limits
 from social import presence, services
 from tests.factories import UserFactory
 from tests.games.helpers import SITE_HEADERS, session_cookie
@@ -210,3 +211,17 @@ async def test_any_frame_is_answered_and_the_socket_stays_open(sockets, frame):
     assert answer["code"] in {"too_large", "bad_json", "bad_message", "unknown_type"}
     await mine.comm.send_to(text_data='{"type": "ping"}')
     assert await mine.receive() == {"type": "pong"}
+
+
+async def test_personal_sockets_are_counted_apart_from_the_pages_own(sockets, settings):
+    settings.PULKA_SOCKETS_PER_USER = 2
+    nino = await db(UserFactory)()
+    first = await sockets(nino)
+    await first.receive_until("hello")
+    for _ in range(2):
+        await (await sockets(nino)).receive_until("hello")
+    # The third personal socket closed the first, as a ninth page would...
+    message = await first.comm.receive_output(5)
+    assert (message["type"], message["code"]) == ("websocket.close", 4409)
+    # ... and took no place among the sockets of tables and lobbies.
+    assert socket_limits._redis().zcard(socket_limits._key(nino.pk)) == 0
