@@ -157,6 +157,10 @@ import { openSocket } from "./lib/socket.js";
       open: function (reopened) {
         if (reopened) refresh();
       },
+      // Shown on the panel, so that what waits for a connection can tell.
+      status: function (state) {
+        if (chatRoot) chatRoot.dataset.socket = state;
+      },
     });
     if (chatRoot) {
       chat = new ChatPanel(chatRoot, {

@@ -187,7 +187,8 @@ def test_the_lobby_chat_at_360(table, browser, server):
         log_in(page, nino)
         page.goto("/lobby/")
         panel = page.locator("#lobby-chat")
-        panel.wait_for()
+        # A message written before the socket is up is refused as not sent.
+        page.locator("#lobby-chat[data-socket='online']").wait_for()
         panel.locator("input").fill(SCRIPT)
         panel.locator("button[type=submit]").tap()
         panel.locator(".chat-text", has_text=SCRIPT).wait_for()

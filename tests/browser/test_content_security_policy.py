@@ -69,7 +69,7 @@ def test_the_pages_run_under_the_policy_without_a_violation(page, read_db):
     visit(page, "/api/v1/auth/login/", "form")
     log_in(page, username)
     visit(page, "/", "main")
-    visit(page, "/lobby/", "main")
+    visit(page, "/lobby/", "#lobby-chat[data-socket='online']")
     visit(page, f"/tables/{table_id}/", "#hand .card")
     visit(page, "/play/", "main")
     visit(page, f"/tournaments/{tournament_id}/", "main")
