@@ -47,7 +47,7 @@ if pyspiel is not None:
     }
 
 # From the sweep recorded in benchmarks/README.md (bot_strength.py --sweep).
-TUNED = {"uct_c": 0.5, "final": "value"}
+TUNED = {"uct_c": 1.0, "final": "value"}
 
 
 class BidAwareSampler:

@@ -149,8 +149,10 @@ class Clients:
             async with gate:
                 url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
                 ws = await open_socket(url, base, key)
-            ws.pinger = asyncio.get_running_loop().create_task(keep_alive(ws))
-            return game_id, ws
+            loop = asyncio.get_running_loop()
+            ws.pinger = loop.create_task(keep_alive(ws))
+            # Read from the moment it is open: an update is timed as it comes.
+            return ws, loop.create_task(self._read(game_id, ws))
 
         opened = await asyncio.gather(
             *(one(*target) for target in self.targets), return_exceptions=True
@@ -162,12 +164,12 @@ class Clients:
             else:
                 sockets.append(result)
         self.connected.set()
-        readers = [asyncio.create_task(self._read(*pair)) for pair in sockets]
         while not self.stop.is_set():
             await asyncio.sleep(0.2)
-        for _, ws in sockets:
+        for ws, _ in sockets:
             ws.pinger.cancel()
             await ws.close()
+        readers = [reader for _, reader in sockets]
         for result in await asyncio.gather(*readers, return_exceptions=True):
             if isinstance(result, BaseException):
                 self._error(f"reader {type(result).__name__}")
