@@ -4,7 +4,8 @@ the same deals on both sides, in CPU time, dealing excluded and included.
 Run from the repository root::
 
     python benchmarks/engine_speed.py [--slices N] [--slice S] [--seed N]
-                                      [--no-views] [--profile] [--json FILE]
+                                      [--no-views] [--instructions]
+                                      [--profile] [--json FILE]
 
 Our games: ``georgian-club`` classic (4 players, 24 deals of 1 to 9 cards)
 and Japanese Joker (2 players, 18 cards each, to 21). OpenSpiel has neither,
@@ -32,7 +33,9 @@ every round), so a change of load falls on all of them alike; each figure
 is the median over an engine's slices. Target: ours at least 0.5x the C++
 loop in decisions a second, dealing excluded, for both games.
 
-Then what each seat sees (``engine_views``; ``--no-views`` skips it).
+``--instructions`` counts instructions per decision as well, under valgrind
+(``engine_instructions``): a figure a busy machine does not move. Then
+what each seat sees (``engine_views``; ``--no-views`` skips it).
 """
 
 from __future__ import annotations
@@ -303,6 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="profile our dealt play with cProfile instead (top functions)",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions per decision under valgrind (a few minutes)",
+    )
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
     if args.slices < MIN_SLICES:
@@ -337,6 +345,10 @@ def main(argv: list[str] | None = None) -> int:
         "Figures: medians over the slices, CPU time of this process; a decision "
         "is a player action, dealing none."
     )
+    if args.instructions:
+        from engine_instructions import measure
+
+        results["instructions"] = measure(list(OUR_GAMES), args.seed)
     if not args.no_views:
         from engine_views import measure_views
 
