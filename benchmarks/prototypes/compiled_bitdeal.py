@@ -4,21 +4,32 @@ move generator buys, measured.
     pip install cython        # not a dependency of the project
     python benchmarks/prototypes/compiled_bitdeal.py [--slices N] [--slice S]
 
-``games/engine/bots/bitdeal.py`` (the card play on bit masks that the
-practice bot plays out on) is compiled by Cython exactly as it is, without
-a single type declaration, into a temporary directory, and loaded in place
-of the Python module in a process of its own. The same random card play
-(``legal()``, a random choice, ``play()``, to the end of the deal) then runs
-from the same dealt and bid positions on three engines, interleaved in
-slices of CPU time: the rules engine (``legal_actions`` and ``apply`` on
-frozen states), ``BitDeal`` in Python and ``BitDeal`` compiled. Decisions
-here are cards played only (no bids), on both.
+Two builds by Cython and the C compiler, in a temporary directory:
+
+* ``games/engine/bots/bitdeal.py`` (the card play on bit masks that the
+  practice bot plays out on) compiled exactly as it is, without a single
+  type declaration, and loaded in place of the Python module;
+* ``typed_card_play.pyx`` beside this file: the same card play (``legal``,
+  ``play``, the trick's winner, jokers included; the classic game only, no
+  face-up columns) typed for C, with the random play loop in C, as
+  OpenSpiel's ``evaluate_bots`` loops in C++. Before timing, it is checked
+  against the Python module: the same legal codes at every step of random
+  deals.
+
+The same random card play from the same classic positions (dealt and bid,
+at the first card) then runs on each, interleaved in slices of CPU time:
+the rules engine (``legal_actions``, ``apply``), ``BitDeal`` in Python,
+``BitDeal`` compiled untyped, the typed core (a C copy of a pooled deal
+and the loop in C, one Python call a deal), and OpenSpiel's
+``evaluate_bots`` on the same deal sizes (its decisions include the four
+bids a deal; ours are cards only).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
 import shutil
 import statistics
@@ -34,20 +45,49 @@ SOURCE = BASE / "games" / "engine" / "bots" / "bitdeal.py"
 CLOCK = time.process_time
 
 
-def build(directory: Path) -> Path:
-    """Compile bitdeal.py with Cython and a C compiler; the module's path."""
+def build(directory: Path) -> tuple[Path, Path]:
+    """Compile bitdeal.py and typed_card_play.pyx with Cython and a C
+    compiler; the modules' paths."""
     shutil.copy(SOURCE, directory / "bitdeal.py")
+    shutil.copy(HERE / "typed_card_play.pyx", directory / "typed_card_play.pyx")
     setup = directory / "setup.py"
     setup.write_text(
         "from setuptools import setup\n"
         "from Cython.Build import cythonize\n"
-        "setup(ext_modules=cythonize('bitdeal.py', language_level=3, quiet=True))\n"
+        "setup(ext_modules=cythonize(['bitdeal.py', 'typed_card_play.pyx'],"
+        " language_level=3, quiet=True))\n"
     )
     subprocess.run(
         [sys.executable, str(setup), "build_ext", "--inplace"],
         cwd=directory, check=True, capture_output=True,
+        env={**os.environ, "CFLAGS": "-O2"},
     )  # fmt: skip
-    return next(directory.glob("bitdeal*.so"))
+    return next(directory.glob("bitdeal*.so")), next(directory.glob("typed*.so"))
+
+
+def load_typed(path: Path):
+    spec = importlib.util.spec_from_file_location("typed_card_play", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_typed(typed, python_bitdeal, states, rng) -> int:
+    """Random deals played on the Python module and the typed core side by
+    side: the same legal codes at every step; the steps checked."""
+    steps = 0
+    for state in states[:100]:
+        deal = python_bitdeal.BitDeal.from_state(state)
+        core = typed.Deal.of(deal, 1)
+        while not deal.finished:
+            legal = sorted(deal.legal())
+            assert core.legal_codes() == legal, (core.legal_codes(), legal)
+            code = rng.choice(legal)
+            deal.play(code)
+            core.play_code(code)
+            steps += 1
+        assert core.tricks_taken == deal.tricks
+    return steps
 
 
 def load_compiled(path: Path):
@@ -62,26 +102,24 @@ def load_compiled(path: Path):
 
 
 def positions(count: int, seed: int) -> list:
-    """States at the first card of a deal (dealt and bid), classic and
-    Japanese, from seeded random games."""
+    """States at the first card of a deal (dealt and bid) of the classic
+    game, from seeded random games."""
     from games.engine import apply, legal_actions, make_rules, new_game
     from games.engine.shuffle import deal_cards
     from games.engine.state import DEAL, PLAY
 
     rng = random.Random(seed)
     found = []
-    for profile, options in (("georgian-club", {}), ("japanese", {"target": 21})):
-        rules = make_rules(profile, options)
-        wanted = len(found) + count
-        while len(found) < wanted:
-            state = new_game(rules, 0)
-            while not state.is_over:
-                if state.phase == DEAL:
-                    state = apply(state, deal_cards(state, rng))
-                    continue
-                if state.phase == PLAY and not state.trick and not state.trick_winners:
-                    found.append(state)
-                state = apply(state, rng.choice(legal_actions(state)))
+    rules = make_rules("georgian-club", {})
+    while len(found) < count:
+        state = new_game(rules, 0)
+        while not state.is_over:
+            if state.phase == DEAL:
+                state = apply(state, deal_cards(state, rng))
+                continue
+            if state.phase == PLAY and not state.trick and not state.trick_winners:
+                found.append(state)
+            state = apply(state, rng.choice(legal_actions(state)))
     return found
 
 
@@ -106,6 +144,24 @@ def bitdeal_unit(module, states, rng) -> int:
     return decisions
 
 
+def cpp_peer(states):
+    """OpenSpiel's loop on oh_hell deals of the positions' sizes, dealt
+    beforehand; None without open_spiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    sys.path.insert(0, str(HERE.parent))
+    from engine_peers import OhHellSchedule, oh_hell_deal
+
+    sizes = sorted({state.cards_each for state in states})
+    schedule = OhHellSchedule(
+        pyspiel, [oh_hell_deal(pyspiel, 4, n) for n in sizes], len(sizes)
+    )
+    schedule.fill_pools(random.Random(4), 64)
+    return lambda r: schedule.dealt_cpp(r)[1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slices", type=int, default=7)
@@ -116,29 +172,42 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="bitdeal") as tmp:
         began = time.perf_counter()
-        path = build(Path(tmp))
+        path, typed_path = build(Path(tmp))
         built = time.perf_counter() - began
+        typed = load_typed(typed_path)
         compiled = load_compiled(path)
         assert compiled.__file__.endswith(".so")
-        states = positions(200, 1)
+        states = positions(480, 1)
+        checked = check_typed(typed, python_bitdeal, states, random.Random(3))
+        pool = [typed.Deal.of(python_bitdeal.BitDeal.from_state(s), 1) for s in states]
+        peer = cpp_peer(states)
         engines = {
             "rules engine (legal_actions, apply)": lambda r: engine_unit(states, r),
             "BitDeal, Python": lambda r: bitdeal_unit(python_bitdeal, states, r),
             "BitDeal, compiled by Cython untyped": lambda r: bitdeal_unit(
                 compiled, states, r
             ),
+            "typed core, loop in C": lambda r: (
+                pool[r.randrange(len(pool))].copy(r.getrandbits(63)).play_random()
+            ),
         }
+        if peer is not None:
+            engines["OpenSpiel C++ loop (evaluate_bots)"] = peer
         rates: dict[str, list[float]] = {name: [] for name in engines}
         rng = random.Random(2)
         for round_ in range(args.slices):
             names = list(engines)
-            names = names[round_ % 3 :] + names[: round_ % 3]
+            shift = round_ % len(names)
+            names = names[shift:] + names[:shift]
             for name in names:
                 decisions, start = 0, CLOCK()
                 while CLOCK() - start < args.slice:
                     decisions += engines[name](rng)
                 rates[name].append(decisions / (CLOCK() - start))
-    print(f"PROTOTYPE: Cython build of bitdeal.py in {built:.0f} s; random card play")
+    print(
+        f"PROTOTYPE: Cython builds in {built:.0f} s; the typed core agreed with "
+        f"BitDeal at {checked} steps; random card play, classic positions"
+    )
     base = statistics.median(rates["rules engine (legal_actions, apply)"])
     for name, values in rates.items():
         rate = statistics.median(values)
