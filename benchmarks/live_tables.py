@@ -203,6 +203,7 @@ def hops(bases: list[str]) -> int:
 def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
     """``count`` started games with a person in each seat; for each game, the
     (game id, session key) of every seat in order."""
+    from django.conf import settings
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
         HASH_SESSION_KEY,
@@ -213,7 +214,12 @@ def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
 
     from games import services
     from games.models import Game
+    from games.services.tables import TURN_SECONDS_CHOICES
 
+    # Scripts that do not allow any turn (flood.py) get the longest choice.
+    turn = (
+        TURN_SECONDS if settings.PULKA_ANY_TURN_SECONDS else max(TURN_SECONDS_CHOICES)
+    )
     players = 2 if profile == "japanese" else 4
     user_model = get_user_model()
     users = [
@@ -232,7 +238,7 @@ def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
     for t in range(count):
         seated = users[t * players : (t + 1) * players]
         table = services.table_create(
-            user=seated[0], profile=profile, turn_seconds=TURN_SECONDS
+            user=seated[0], profile=profile, turn_seconds=turn
         )
         for number, user in enumerate(seated[1:], start=1):
             services.seat_take(table_id=table.pk, user=user, number=number)
