@@ -1,39 +1,41 @@
-"""Rules engine speed against OpenSpiel's ``oh_hell``: the same work on both
-sides, in CPU time.
+"""Rules engine speed against OpenSpiel's ``oh_hell`` played by its C++ loop:
+the same deals on both sides, in CPU time, dealing excluded and included.
 
 Run from the repository root::
 
     python benchmarks/engine_speed.py [--slices N] [--slice S] [--seed N]
-                                      [--no-views] [--profile] [--json FILE]
+                                      [--no-views] [--instructions]
+                                      [--profile] [--json FILE]
 
-Two figures per game, each counting the same thing on both sides:
+Our games: ``georgian-club`` classic (4 players, 24 deals of 1 to 9 cards)
+and Japanese Joker (2 players, 18 cards each, to 21). OpenSpiel has neither,
+so it plays the same deals in ``oh_hell``: for classic one ``oh_hell`` game
+per deal of our schedule, with that deal's number of tricks (4 players);
+for Japanese, ``oh_hell`` deals of 12 tricks among 3 players (``oh_hell``
+refuses 2 players, so 2 x 18 cannot be played; 3 x 12 plays the same 36
+cards, with one bid more a deal and no trump to name). Its whole-game rate
+for Japanese is its deals a second over our mean deals a game, counted in
+our own slices.
 
-* **whole random games per second.** Ours: ``georgian-club`` classic (4
-  players, 24 deals of 1 to 9 cards) and Japanese Joker (2 players, 18 cards
-  each, to 21). OpenSpiel has neither, so its game is made of the same
-  deals: for classic, one ``oh_hell`` game per deal of our schedule, with
-  that deal's number of tricks (4 players); for Japanese, ``oh_hell`` deals
-  of 12 tricks among 3 players (its fewest; 36 cards played, as in a
-  Japanese deal), as many per game as our random Japanese games have deals
-  on average. ``oh_hell`` turns a trump card up after the deal, so deals
-  that would use all 36 cards take a 40-card deck.
-* **decisions per second, deals paid.** A decision is one player action
-  (naming trump, a bid, a card). Dealing is timed work on both sides (ours
-  deals a hand in one step, OpenSpiel one card per chance step, its
-  outcomes sampled in Python by their probabilities) and a decision on
-  neither.
+The peer is ``pyspiel.evaluate_bots`` with ``make_uniform_random_bot`` in
+every seat: the game loop, the bots and the chance sampling all in C++, one
+call from Python a deal. The Python loop calling pyspiel for every action
+(the peer before) is kept as a second line. Each side runs two ways
+(``engine_peers``): *dealt*, the play of pooled deals dealt before the
+timing, so that no dealing is timed (the target's figure); *whole*, whole
+games with the dealing paid. A decision is one player action (naming trump,
+a bid, a card), random among the legal ones.
 
-Both figures are CPU time of this process (``time.process_time``), so other
-work on a shared machine takes none of it. The engines take turns in short
-slices (``--slice`` seconds each, ``--slices`` rounds of at least 5, the
-order rotating every round), so a change of load falls on all of them
-alike; each figure is the median over the engine's slices. A slice plays
-whole games until its time is up.
+CPU time of this process (``time.process_time``), so other work on a shared
+machine takes none of it; the engines take turns in short slices
+(``--slice`` seconds, ``--slices`` rounds of at least 5, the order rotating
+every round), so a change of load falls on all of them alike; each figure
+is the median over an engine's slices. Target: ours at least 0.5x the C++
+loop in decisions a second, dealing excluded, for both games.
 
-Then what each seat sees: ``view(state, seat)`` for every seat of a state,
-over states collected from seeded random games, in states per CPU second;
-the peer is OpenSpiel's information state of every player of ``oh_hell``
-states, as a string and as a tensor (``--no-views`` skips this part).
+``--instructions`` counts instructions per decision as well, under valgrind
+(``engine_instructions``): a figure a busy machine does not move. Then
+what each seat sees (``engine_views``; ``--no-views`` skips it).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import platform
 import pstats
 import random
@@ -50,40 +53,36 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
-from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
-from joker.shuffle import deal_cards  # noqa: E402
-from joker.state import DEAL  # noqa: E402
-from joker.view import view  # noqa: E402
+from engine_peers import (  # noqa: E402
+    OUR_GAMES,
+    POOL_GAMES,
+    our_dealt_games,
+    play_ours,
+    play_ours_dealt,
+    rules_of,
+    schedule_for,
+)
 
-# Our speed target, relative to OpenSpiel's oh_hell, in both figures.
 TARGET_RATIO = 0.5
 MIN_SLICES = 5
 CLOCK = time.process_time
-# Seeded random Japanese games played (untimed) to find how many deals a
-# game has on average: OpenSpiel's Japanese game is that many deals.
-DEALS_SAMPLE = 200
-# oh_hell's fewest players; a Japanese deal plays 36 cards, as 3 x 12 do.
-JAPANESE_PEER = {"players": 3, "tricks": 12}
+# Dealt oh_hell states pooled per deal size.
+POOL_SIZE = 64
 
 INSTALL_HINT = (
     "install it with `pip install -e '.[bench]'` or `pip install open_spiel` "
     "(where the platform has a wheel for it)"
 )
-
-# name in the verdicts: (profile, options)
-OUR_GAMES = {
-    "classic": ("georgian-club", {}),
-    "japanese": ("japanese", {"target": 21}),
+SIDES = {
+    "ours": "ours",
+    "cpp": "OpenSpiel C++ loop (evaluate_bots, uniform random bots)",
+    "python": "OpenSpiel driven from Python (one call an action)",
 }
-# For the view benchmark's peer: one oh_hell deal of 8 tricks among 4.
-OH_HELL_PARAMS = {
-    "players": 4,
-    "num_suits": 4,
-    "num_cards_per_suit": 9,
-    "num_tricks_fixed": 8,
-}
+MODES = {"dealt": "dealing excluded", "whole": "whole games, dealing paid"}
 
 
 @dataclass
@@ -96,137 +95,59 @@ class Slice:
 
 @dataclass
 class Engine:
-    """One side of one game: how to play a slice of it, and its slices."""
+    """One side of one game played one way: how to play a unit, its slices."""
 
-    name: str
     game: str  # classic or japanese
-    side: str  # ours or open_spiel
-    play: object  # play(rng) -> (games, decisions, deal steps) of one unit
+    side: str  # ours, cpp or python
+    mode: str  # dealt or whole
+    play: object  # play(rng) -> (games, decisions, deal steps)
+    label: str = ""
     slices: list[Slice] = field(default_factory=list)
+    # A Japanese peer counts deals; our mean deals a game makes them games.
+    deals_per_game: float = 1.0
+
+    @property
+    def name(self) -> str:
+        return f"{self.game} {self.mode} {self.side}"
 
     def games_rate(self) -> float:
-        return statistics.median(s.games / s.seconds for s in self.slices)
+        return statistics.median(
+            s.games / self.deals_per_game / s.seconds for s in self.slices
+        )
 
     def decisions_rate(self) -> float:
         return statistics.median(s.decisions / s.seconds for s in self.slices)
 
     def per_game(self, what: str) -> float:
-        games = sum(s.games for s in self.slices)
+        games = sum(s.games for s in self.slices) / self.deals_per_game
         return sum(getattr(s, what) for s in self.slices) / games
 
 
-# Our engine.
-
-
-def play_ours(rules, rng: random.Random) -> tuple[int, int, int]:
-    """One random game with our engine: (1 game, decisions, deal steps)."""
-    state = new_game(rules, first_dealer=rng.randrange(rules.players))
-    decisions = deals = 0
-    while not state.is_over:
-        if state.phase == DEAL:
-            state = apply(state, deal_cards(state, rng))
-            deals += 1
-        else:
-            state = apply(state, rng.choice(legal_actions(state)))
-            decisions += 1
-    return 1, decisions, deals
-
-
-def deal_sizes(rules, rng: random.Random) -> list[int]:
-    """The cards each of every deal of one random game, in order."""
-    state = new_game(rules, first_dealer=0)
-    sizes = []
-    while not state.is_over:
-        if state.phase == DEAL:
-            state = apply(state, deal_cards(state, rng))
-            sizes.append(state.cards_each)
-        else:
-            state = apply(state, rng.choice(legal_actions(state)))
-    return sizes
-
-
-# OpenSpiel's side.
-
-
-def oh_hell_deal(pyspiel, players: int, tricks: int):
-    """oh_hell with ``tricks`` cards each; 36 cards, or 40 where the deal
-    and the trump card it turns up would not fit in 36."""
-    per_suit = 9 if players * tricks < 36 else 10
-    params = {
-        "players": players,
-        "num_suits": 4,
-        "num_cards_per_suit": per_suit,
-        "num_tricks_fixed": tricks,
-    }
-    return pyspiel.load_game("oh_hell", params)
-
-
-def play_oh_hell(game, rng: random.Random) -> tuple[int, int]:
-    """One random oh_hell game (one deal): (decisions, chance steps)."""
-    state = game.new_initial_state()
-    decisions = chance_steps = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-            chance_steps += 1
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            decisions += 1
-    return decisions, chance_steps
-
-
-def play_schedule(deals: list, deals_per_game: float, rng: random.Random):
-    """The oh_hell deals of ``deals`` in turn: (games they make, decisions,
-    chance steps)."""
-    decisions = chance_steps = 0
-    for game in deals:
-        d, c = play_oh_hell(game, rng)
-        decisions += d
-        chance_steps += c
-    return len(deals) / deals_per_game, decisions, chance_steps
-
-
-def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    """Pick a chance action by its probability."""
-    r = rng.random()
-    for action, probability in outcomes:
-        r -= probability
-        if r < 0:
-            return action
-    return outcomes[-1][0]
-
-
 def engines(pyspiel, version: str | None, seed: int) -> list[Engine]:
-    """Our two games and, with OpenSpiel, the same deals in oh_hell."""
+    """Our two games, dealt and whole, and with OpenSpiel the same deals."""
     result = []
-    for name, (profile, options) in OUR_GAMES.items():
-        rules = make_rules(profile, options)
-        result.append(
-            Engine(
-                f"ours: {profile}", name, "ours", lambda rng, r=rules: play_ours(r, rng)
-            )
-        )
+    for name in OUR_GAMES:
+        rules = rules_of(name)
+        pool = our_dealt_games(rules, random.Random(seed), POOL_GAMES)
+        result += [
+            Engine(name, "ours", "dealt", lambda rng, p=pool: play_ours_dealt(p, rng)),
+            Engine(name, "ours", "whole", lambda rng, r=rules: play_ours(r, rng)),
+        ]
         if pyspiel is None:
             continue
         rng = random.Random(seed)
-        if name == "classic":
-            sizes = deal_sizes(rules, rng)
-            deals = [oh_hell_deal(pyspiel, rules.players, n) for n in sizes]
-            per_game, label = len(deals), f"{len(deals)} oh_hell deals as ours"
-        else:
-            per_game = statistics.mean(
-                len(deal_sizes(rules, rng)) for _ in range(DEALS_SAMPLE)
-            )
-            deals = [oh_hell_deal(pyspiel, **JAPANESE_PEER)]
-            label = f"{per_game:.2f} oh_hell deals of 3x12"
-        result.append(
-            Engine(
-                f"open_spiel {version}: {label}",
-                name,
-                "open_spiel",
-                lambda rng, d=deals, n=per_game: play_schedule(d, n, rng),
-            )
-        )
+        schedule = schedule_for(pyspiel, name, rules, rng)
+        schedule.fill_pools(rng, POOL_SIZE)
+        deals = schedule.deals
+        sizes = ",".join(str(g.get_parameters()["num_tricks_fixed"]) for g in deals)
+        label = f"open_spiel {version}: {name}, oh_hell deals of {sizes} tricks"
+        for side, mode, play in (
+            ("cpp", "dealt", schedule.dealt_cpp),
+            ("cpp", "whole", schedule.whole_cpp),
+            ("python", "dealt", schedule.dealt_python),
+            ("python", "whole", schedule.whole_python),
+        ):
+            result.append(Engine(name, side, mode, play, label))
     return result
 
 
@@ -257,68 +178,86 @@ def interleave(all_engines: list[Engine], slices: int, seconds: float, seed: int
             run_slice(all_engines[n], seconds, rngs[n])
 
 
-def profile_ours(seconds: float, seed: int, top: int = 15) -> None:
-    """Our playouts under cProfile: the functions with the most own time."""
-    for engine in engines(None, None, seed):
-        profiler = cProfile.Profile()
-        profiler.runcall(run_slice, engine, seconds, random.Random(seed))
-        result = engine.slices[0]
-        print(f"\n== {engine.name}: {result.decisions} decisions, {result.games} games")
-        stats = pstats.Stats(profiler, stream=sys.stdout)
-        stats.strip_dirs().sort_stats("tottime").print_stats(top)
+def find(all_engines, game, side, mode) -> Engine:
+    return next(
+        e for e in all_engines if (e.game, e.side, e.mode) == (game, side, mode)
+    )
+
+
+def set_japanese_games(all_engines: list[Engine]) -> None:
+    """The Japanese peers' deals into games: our mean deals a whole game, from
+    every game of our whole slices."""
+    ours = find(all_engines, "japanese", "ours", "whole")
+    deals = sum(s.deal_steps for s in ours.slices) / sum(s.games for s in ours.slices)
+    for engine in all_engines:
+        if engine.game == "japanese" and engine.side != "ours":
+            engine.deals_per_game = deals
 
 
 def print_table(all_engines: list[Engine]) -> None:
     header = (
-        f"{'game / engine':<58} {'slices':>6} {'games/s':>9} {'decisions/s':>12} "
-        f"{'decisions/game':>14} {'deal steps/game':>15}"
+        f"{'game':<9}{'side':<58}{'':<27}{'games/s':>9}{'decisions/s':>13}"
+        f"{'decisions/game':>15}{'deal steps/game':>16}"
     )
     print(header)
     print("-" * len(header))
-    for engine in all_engines:
+    for e in all_engines:
         print(
-            f"{engine.game + ' ' + engine.name:<58} {len(engine.slices):>6} "
-            f"{engine.games_rate():>9,.1f} {engine.decisions_rate():>12,.0f} "
-            f"{engine.per_game('decisions'):>14.1f} "
-            f"{engine.per_game('deal_steps'):>15.1f}"
+            f"{e.game:<9}{SIDES[e.side]:<58}{MODES[e.mode]:<27}"
+            f"{e.games_rate():>9,.1f}{e.decisions_rate():>13,.0f}"
+            f"{e.per_game('decisions'):>15.1f}{e.per_game('deal_steps'):>16.1f}"
         )
+    labels = {e.label for e in all_engines if e.label}
+    for label in sorted(labels):
+        print(f"  peer: {label}")
+
+
+def ratio(all_engines, game, peer_side, mode, what="decisions") -> float:
+    ours = find(all_engines, game, "ours", mode)
+    peer = find(all_engines, game, peer_side, mode)
+    if what == "games":
+        return ours.games_rate() / peer.games_rate()
+    return ours.decisions_rate() / peer.decisions_rate()
 
 
 def verdicts(all_engines: list[Engine]) -> dict:
-    """Ours over OpenSpiel's per game and figure, printed and returned."""
+    """Ours over the peers per game, printed and returned."""
     results = {}
     for game in OUR_GAMES:
-        ours, peer = (
-            next(e for e in all_engines if e.game == game and e.side == side)
-            for side in ("ours", "open_spiel")
-        )
-        ratios = {
-            "games": ours.games_rate() / peer.games_rate(),
-            "decisions": ours.decisions_rate() / peer.decisions_rate(),
+        r = {
+            f"{peer}_{mode}_{what}": ratio(all_engines, game, peer, mode, what)
+            for peer in ("cpp", "python")
+            for mode in ("dealt", "whole")
+            for what in ("decisions", "games")
+            if not (mode == "dealt" and what == "games")
         }
-        short = [what for what, ratio in ratios.items() if ratio < TARGET_RATIO]
-        verdict = "meets" if not short else "is BELOW"
+        met = r["cpp_dealt_decisions"] >= TARGET_RATIO
         print(
-            f"verdict {game}: ours / open_spiel {ratios['games']:.2f}x in whole "
-            f"games/s, {ratios['decisions']:.2f}x in decisions/s with deals paid, "
-            "CPU time "
-            f"({verdict} the {TARGET_RATIO:.2f}x target"
-            + (f"; short: {' and '.join(short)}" if short else "")
-            + ")"
+            f"verdict {game}: ours / OpenSpiel's C++ loop "
+            f"{r['cpp_dealt_decisions']:.3f}x in decisions/s with dealing excluded "
+            f"({'meets' if met else 'MISSES'} the {TARGET_RATIO:.2f}x target); "
+            f"dealing included {r['cpp_whole_decisions']:.3f}x decisions/s, "
+            f"{r['cpp_whole_games']:.3f}x games/s, CPU time"
+        )
+        print(
+            f"  against the Python-driven pyspiel loop (second line): "
+            f"{r['python_dealt_decisions']:.2f}x dealing excluded, "
+            f"{r['python_whole_decisions']:.2f}x decisions/s and "
+            f"{r['python_whole_games']:.2f}x games/s dealing included"
         )
         results[game] = {
-            "ratio_games": ratios["games"],
-            "ratio_decisions": ratios["decisions"],
-            "meets": not short,
-            "ours": summary(ours),
-            "open_spiel": summary(peer),
+            "ratios": r,
+            "meets": met,
+            "engines": [summary(e) for e in all_engines if e.game == game],
         }
     return results
 
 
 def summary(engine: Engine) -> dict:
     return {
-        "name": engine.name,
+        "side": engine.side,
+        "mode": engine.mode,
+        "label": engine.label,
         "games_per_s": engine.games_rate(),
         "decisions_per_s": engine.decisions_rate(),
         "decisions_per_game": engine.per_game("decisions"),
@@ -327,42 +266,50 @@ def summary(engine: Engine) -> dict:
     }
 
 
+def profile_ours(seconds: float, seed: int, top: int = 20) -> None:
+    """Our dealt play under cProfile: the functions with the most own time."""
+    for engine in engines(None, None, seed):
+        if engine.mode != "dealt":
+            continue
+        profiler = cProfile.Profile()
+        profiler.runcall(run_slice, engine, seconds, random.Random(seed))
+        result = engine.slices[0]
+        print(f"\n== {engine.name}: {result.decisions} decisions")
+        stats = pstats.Stats(profiler, stream=sys.stdout)
+        stats.strip_dirs().sort_stats("tottime").print_stats(top)
+
+
 def load_open_spiel():
     """The pyspiel module and its version, or (None, None) when absent."""
     try:
         import pyspiel
     except ImportError:
         return None, None
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return pyspiel, version("open_spiel")
-    except Exception:
+    except PackageNotFoundError:
         return pyspiel, "unknown version"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--slices", type=int, default=7, help="rounds (default 7)")
     parser.add_argument(
-        "--slices",
-        type=int,
-        default=7,
-        help=f"rounds of slices, at least {MIN_SLICES} (default 7)",
-    )
-    parser.add_argument(
-        "--slice",
-        type=float,
-        default=1.0,
-        help="CPU seconds of each engine's slice (default 1)",
+        "--slice", type=float, default=0.5, help="CPU seconds a slice (default 0.5)"
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument(
-        "--no-views", action="store_true", help="skip the view() benchmark"
-    )
+    parser.add_argument("--no-views", action="store_true", help="skip the views")
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="profile our playouts with cProfile instead (top functions by tottime)",
+        help="profile our dealt play with cProfile instead (top functions)",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions per decision under valgrind (a few minutes)",
     )
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
@@ -375,11 +322,15 @@ def main(argv: list[str] | None = None) -> int:
     pyspiel, open_spiel_version = load_open_spiel()
     print(
         f"Python {platform.python_version()} ({platform.python_implementation()}) "
-        f"on {platform.machine()}; {args.slices} rounds of {args.slice:g} CPU s "
-        f"slices per engine, interleaved; seed {args.seed}"
+        f"on {platform.machine()}, {os.cpu_count()} CPUs, load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start; "
+        f"{args.slices} rounds of {args.slice:g} CPU s slices per engine, "
+        f"interleaved; seed {args.seed}"
     )
     all_engines = engines(pyspiel, open_spiel_version, args.seed)
     interleave(all_engines, args.slices, args.slice, args.seed)
+    if pyspiel is not None:
+        set_japanese_games(all_engines)
     print()
     print_table(all_engines)
     print()
@@ -391,10 +342,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = verdicts(all_engines)
     print(
-        "Figures: medians over the slices, CPU time of this process; deals and "
-        "OpenSpiel's chance steps are timed work and no decision."
+        "Figures: medians over the slices, CPU time of this process; a decision "
+        "is a player action, dealing none."
     )
+    if args.instructions:
+        from engine_instructions import measure
+
+        results["instructions"] = measure(list(OUR_GAMES), args.seed)
     if not args.no_views:
+        from engine_views import measure_views
+
         print()
         results["views"] = measure_views(
             pyspiel, open_spiel_version, args.slice, args.seed
@@ -402,109 +359,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0
-
-
-# What each seat sees.
-
-
-@dataclass
-class Result:
-    name: str
-    decisions: int
-    seconds: float
-
-    @property
-    def rate(self) -> float:
-        return self.decisions / self.seconds
-
-
-def our_states(rules, rng: random.Random, count: int) -> list:
-    """States where a seat is to move, from seeded random games."""
-    states = []
-    while len(states) < count:
-        state = new_game(rules, first_dealer=rng.randrange(rules.players))
-        while not state.is_over and len(states) < count:
-            if state.phase == DEAL:
-                state = apply(state, deal_cards(state, rng))
-            else:
-                states.append(state)
-                state = apply(state, rng.choice(legal_actions(state)))
-    return states
-
-
-def oh_hell_states(game, rng: random.Random, count: int) -> list:
-    states = []
-    while len(states) < count:
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(states) < count:
-            if state.is_chance_node():
-                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-            else:
-                states.append(state.clone())
-                state.apply_action(rng.choice(state.legal_actions()))
-    return states
-
-
-def run_views(name: str, states: list, look, seconds: float) -> Result:
-    """``look(state)`` (every seat's view of it) over ``states`` in turn,
-    for about ``seconds`` of CPU time; a "decision" here is one state seen by all."""
-    done = 0
-    start = CLOCK()
-    deadline = start + seconds
-    while True:
-        for state in states:
-            look(state)
-        done += len(states)
-        now = CLOCK()
-        if now >= deadline:
-            return Result(name, done, now - start)
-
-
-def our_views(state) -> None:
-    for seat in range(state.players):
-        view(state, seat)
-
-
-def print_views(results: list[Result], peers: list[Result]) -> None:
-    header = (
-        f"{'views of every seat':<48} {'states':>9} {'states/s':>10} {'vs peer':>8}"
-    )
-    print(header)
-    print("-" * len(header))
-    peer = peers[0] if peers else None
-    for result in [*results, *peers]:
-        ratio = f"{result.rate / peer.rate:.2f}x" if peer else "-"
-        print(
-            f"{result.name:<48} {result.decisions:>9} {result.rate:>10,.0f} {ratio:>8}"
-        )
-
-
-def measure_views(pyspiel, version, seconds: float, seed: int) -> dict:
-    """States per CPU second seen by every seat; the rates by name."""
-    ours = []
-    for profile, options in OUR_GAMES.values():
-        rules = make_rules(profile, options)
-        states = our_states(rules, random.Random(seed), 2000)
-        ours.append(run_views(f"ours: {profile}", states, our_views, seconds))
-    peers = []
-    if pyspiel is not None:
-        game = pyspiel.load_game("oh_hell", OH_HELL_PARAMS)
-        states = oh_hell_states(game, random.Random(seed), 2000)
-        players = range(game.num_players())
-
-        def strings(state):
-            for player in players:
-                state.information_state_string(player)
-
-        def tensors(state):
-            for player in players:
-                state.information_state_tensor(player)
-
-        for kind, look in (("string", strings), ("tensor", tensors)):
-            name = f"open_spiel {version}: oh_hell infostate {kind}"
-            peers.append(run_views(name, states, look, seconds))
-    print_views(ours, peers)
-    return {result.name: result.rate for result in [*ours, *peers]}
 
 
 if __name__ == "__main__":

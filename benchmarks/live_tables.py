@@ -1,7 +1,9 @@
 """Load on the live tables: many players at many tables at once, measured
-against a raw WebSocket echo and a durable echo served by the same servers.
+against a durable WebSocket echo served by the same servers, the phases
+interleaved.
 
-    python benchmarks/live_tables.py [--tables N] [--moves M] [--servers S]
+    python benchmarks/live_tables.py [--tables N] [--moves M] [--pairs K]
+                                     [--servers S]
                                      [--route home|any]
                                      [--profile japanese|georgian-club]
                                      [--think T] [--time-limit L] [--redis-db D]
@@ -20,7 +22,7 @@ What it does, all on 127.0.0.1:
    (``PULKA_LIVE_NODES``), as docker/ deploys them, serving the application
    made by this file's ``make_application``: the project's ASGI
    application, a raw ASGI echo at /echo/ and a durable echo at
-   /echo-durable/, neither touching Django.
+   /echo-durable/ (which writes through the journal).
 3. Creates N tables (Japanese Joker by default) with a person in every seat,
    users and sessions made directly through the ORM, and opens one WebSocket
    per seat, one after another. With ``--route home`` (the default) each
@@ -39,25 +41,32 @@ What it does, all on 127.0.0.1:
    paced, the servers keep it.
 4. Opens as many echo connections, grouped like the seats of the tables and
    spread over the processes alike; in each group one connection at a time
-   sends a frame the size of an average action and waits for it to come
-   back, M times per group, thinking between round trips as the players do.
-   So the echo runs at the same concurrency and pace: one message in flight
-   per table. Then the same again against the *durable* echo, which writes
-   each frame to PostgreSQL (one autocommitted INSERT, on a pool of as many
-   async connections as the owners' journal) before it sends the frame
-   back: the one wait a move may not skip.
-5. Prints moves per second, the move round trip (action sent to its
-   ``ack``) and both echoes' round trips, p50 and p99, the ratios of the
-   p99s, the messages the processes sent each other through the channel
-   layer (their /health/ counters), and a verdict line per target: paced
-   (``--think``), a move's p99 at most 3x the durable echo's, no error and
-   no hop; flat out, at least 2,000 moves a second with a p99 at most
-   300 ms.
+   sends a frame the size of an action and waits for it to come back, M
+   times per group, thinking between round trips as the players do: the
+   same concurrency and pace, one message in flight per table. The echo is
+   *durable*: each frame is written to PostgreSQL before it is sent back,
+   queued on the process's journal exactly as a move's step is (the same
+   group commit, pool and ``synchronous_commit``): the one wait a move may
+   not skip.
+5. Interleaves the phases: durable echo, moves, durable echo, moves,
+   durable echo (``--pairs`` moves phases, each on tables and sockets of
+   its own), so that a drift of the machine's speed falls on both; each
+   moves phase is compared with the mean of the echo phases either side.
+6. Prints each phase (rate, round trip p50/p99, errors, the servers' CPU a
+   move or a frame), each pair's ratios, the messages the processes sent
+   each other through the channel layer (their /health/ counters), the CPU
+   a move of the servers and of the client, and a verdict line per target:
+   flat out, moves a second at least 0.5x the durable echo's frames a
+   second (the median of the pairs) and a move's p99 at most 300 ms;
+   paced (``--think``), a move's p99 at most 3x the durable echo's and no
+   hop; both, no error. An error is an ``error`` message, a socket closed
+   before its table is done, any exception a client task ends with, and a
+   table or echo group that did not finish its round trips in the time
+   limit.
 
-Every client also pings every 5 s, as the protocol asks. A socket that
-closes before its table is done counts as an error. The servers are stopped
+Every client also pings every 5 s, as the protocol asks. The servers are stopped
 at the end, whatever happens. No Celery worker runs: the players move long
-before their timers (turn_seconds=120) would fire; each turn's timer is its
+before their timers (turn_seconds=600) would fire; each turn's timer is its
 game owner's alarm on the event loop, as in production.
 """
 
@@ -85,7 +94,10 @@ from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
 from config.embedded import celery_url  # noqa: E402
 
 BENCH_DATABASE = "pulka_bench"
-TURN_SECONDS = 120
+# The longest turn a table may have (PULKA_ANY_TURN_SECONDS allows it): no
+# turn runs out while the tables of a later phase wait through the phases
+# before theirs.
+TURN_SECONDS = 600
 # Messages a second per socket when the clients answer at once.
 UNLIMITED_RATE = 1_000_000
 # Clients connect one after another, as players arrive. A burst of connects
@@ -117,41 +129,30 @@ async def echo(scope, receive, send, keep=None) -> None:
             return
 
 
-# The durable echo's table, and the size of its pool of connections per
-# process: the owners' journal keeps as many (games.live.journal).
+# The durable echo's table.
 ECHO_TABLE = "bench_durable_echo"
-ECHO_POOL_SIZE = 4
-_echo_pools: dict = {}
+ECHO_INSERT = f"INSERT INTO {ECHO_TABLE} (body) VALUES (%s)"
 
 
 async def durable_echo(scope, receive, send) -> None:
-    """The echo with one durable write per frame, as a move has: each text
-    frame is inserted (one autocommitted statement on an async connection
-    of the event loop) before it is sent back. No Django, no game."""
-    from psycopg_pool import AsyncConnectionPool
+    """The echo with one durable write per frame, as a move has, written the
+    way a move's step is: queued on this process's journal
+    (``games.live.journal.Journal``), so that it shares the moves' group
+    commit, their pool of connections and their ``synchronous_commit``
+    (``Journal.queue`` takes any statement)."""
+    from games.live.hall import hall
 
-    loop = asyncio.get_running_loop()
-    pool = _echo_pools.get(loop)
-    if pool is None:
-        pool = _echo_pools[loop] = AsyncConnectionPool(
-            os.environ["DATABASE_URL"],
-            min_size=1,
-            max_size=ECHO_POOL_SIZE,
-            kwargs={"autocommit": True},
-            open=False,
-        )
-        await pool.open(wait=True)
+    journal = (await hall()).journal
 
     async def insert(text: str) -> None:
-        async with pool.connection() as db:
-            await db.execute(f"INSERT INTO {ECHO_TABLE} (body) VALUES (%s)", [text])
+        await journal.queue(ECHO_INSERT, [text])
 
     await echo(scope, receive, send, keep=insert)
 
 
 def make_application():
     """uvicorn factory: /echo/ is the raw echo, /echo-durable/ the echo with
-    a database write, the rest is the project."""
+    a database write through the journal, the rest is the project."""
     from config.asgi import application as project
 
     async def application(scope, receive, send):
@@ -201,6 +202,7 @@ def hops(bases: list[str]) -> int:
 def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
     """``count`` started games with a person in each seat; for each game, the
     (game id, session key) of every seat in order."""
+    from django.conf import settings
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
         HASH_SESSION_KEY,
@@ -211,7 +213,12 @@ def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
 
     from games import services
     from games.models import Game
+    from games.services.tables import TURN_SECONDS_CHOICES
 
+    # Scripts that do not allow any turn (flood.py) get the longest choice.
+    turn = (
+        TURN_SECONDS if settings.PULKA_ANY_TURN_SECONDS else max(TURN_SECONDS_CHOICES)
+    )
     players = 2 if profile == "japanese" else 4
     user_model = get_user_model()
     users = [
@@ -230,7 +237,7 @@ def create_tables(count: int, profile: str) -> list[list[tuple[int, str]]]:
     for t in range(count):
         seated = users[t * players : (t + 1) * players]
         table = services.table_create(
-            user=seated[0], profile=profile, turn_seconds=TURN_SECONDS
+            user=seated[0], profile=profile, turn_seconds=turn
         )
         for number, user in enumerate(seated[1:], start=1):
             services.seat_take(table_id=table.pk, user=user, number=number)
@@ -252,6 +259,12 @@ class Stats:
     spread: list[int] = field(default_factory=list)
     started: float = 0.0
     finished: float = 0.0
+    games_over: int = 0  # tables whose game ended before their moves
+
+    @property
+    def rate(self) -> float:
+        seconds = self.finished - self.started
+        return len(self.round_trips) / seconds if seconds > 0 else 0.0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -279,6 +292,11 @@ class Table:
         self.moves = 0
         self.sockets: list = []
         self.done = False
+        self.over = False  # the game ended before its moves were made
+
+    @property
+    def completed(self) -> bool:
+        return self.moves >= self.moves_wanted or self.over
 
     async def finish(self) -> None:
         if not self.done:
@@ -345,6 +363,7 @@ async def play_seat(
                     await ws.send(json.dumps({"type": "sync"}))
                 snapshot = message
             if snapshot["status"] != "playing":
+                table.over = True
                 await table.finish()
             elif kind == "ack" and pending and message["id"] == pending[0]:
                 stats.round_trips.append(time.perf_counter() - pending[1])
@@ -441,13 +460,27 @@ async def run_moves(
     start.set()
     _, late = await asyncio.wait(tasks, timeout=time_limit)
     stats.finished = time.perf_counter()
-    stats.groups_done = sum(table.moves >= moves for table in tables)
+    stats.groups_done = sum(table.completed for table in tables)
     for table in tables:
         await table.finish()
     for task in late:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    judge(stats, tasks, late, await asyncio.gather(*tasks, return_exceptions=True))
+    for table in tables:
+        if not table.completed:
+            stats.error("unfinished table")
+        elif table.moves < moves:
+            stats.games_over += 1
     return stats
+
+
+def judge(stats: Stats, tasks: list, late: set, outcomes: list) -> None:
+    """Every exception a client task ended with is an error (those cut off
+    by the time limit are judged by their unfinished table or group)."""
+    for task, outcome in zip(tasks, outcomes, strict=True):
+        if task in late or not isinstance(outcome, BaseException):
+            continue
+        stats.error(f"exception {type(outcome).__name__}: {outcome}"[:120])
 
 
 async def run_echo(
@@ -459,6 +492,7 @@ async def run_echo(
     moves: int,
     think: float,
     time_limit: float,
+    on_start=None,
 ) -> Stats:
     """Groups of ``per_group`` echo sockets, a group on each server in turn;
     in each, one socket at a time sends a ``size``-byte frame and waits for
@@ -498,14 +532,22 @@ async def run_echo(
         for g in range(groups)
     ]
     await asyncio.sleep(0.2)
+    if on_start is not None:
+        on_start()
     stats.started = time.perf_counter()
     start.set()
     _, late = await asyncio.wait(tasks, timeout=time_limit)
     stats.finished = time.perf_counter()
     for task in late:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    judge(stats, tasks, late, await asyncio.gather(*tasks, return_exceptions=True))
+    for _ in range(groups - stats.groups_done):
+        stats.error("unfinished echo group")
+    for closed in await asyncio.gather(
+        *(ws.close() for ws in sockets), return_exceptions=True
+    ):
+        if isinstance(closed, Exception):
+            stats.error(f"close {type(closed).__name__}")
     return stats
 
 
@@ -519,16 +561,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def row(name: str, stats: Stats) -> tuple[str, str]:
+def row(name: str, stats: Stats, cpu: str) -> tuple[str, str]:
     seconds = stats.finished - stats.started
     count = len(stats.round_trips)
     errors = sum(stats.errors.values())
     spread = "/".join(str(n) for n in stats.spread) or "?"
     line = (
-        f"{name:<14}{count:>8}{seconds:>9.1f}{count / seconds:>10.1f}"
+        f"{name:<16}{count:>8}{seconds:>9.1f}{stats.rate:>10.1f}"
         f"{percentile(stats.round_trips, 0.5) * 1000:>10.2f}"
         f"{percentile(stats.round_trips, 0.99) * 1000:>10.2f}{errors:>8}"
-        f"{stats.connect_seconds:>10.1f}  {spread}"
+        f"{stats.connect_seconds:>10.1f}{cpu:>18}  {spread}"
     )
     detail = ", ".join(f"{code}: {n}" for code, n in sorted(stats.errors.items()))
     return line, detail
@@ -589,8 +631,10 @@ def profile_summary(directory: Path, top: int = 15) -> str:
 
 # The targets, checked by the verdict lines.
 PACED_P99_OVER_DURABLE = 3.0
-FLAT_MOVES_PER_SECOND = 2000
+FLAT_RATE_OVER_DURABLE = 0.5
 FLAT_P99_MS = 300
+# The size of the echoes' frames: about an action's (the moves print theirs).
+ECHO_FRAME_BYTES = 90
 
 
 ROUTES = {"home": "their game's home", "any": "the processes in turn"}
@@ -604,6 +648,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--moves", type=int, default=100, help="per table")
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=2,
+        help="moves phases, each between two durable echo phases (default 2)",
+    )
     parser.add_argument(
         "--profile", default="japanese", choices=["japanese", "georgian-club"]
     )
@@ -630,7 +680,7 @@ def main() -> None:
         "--py-spy",
         type=Path,
         metavar="DIR",
-        help="sample each server with py-spy during the moves; stacks in DIR",
+        help="sample each server with py-spy during the first moves; stacks in DIR",
     )
     parser.add_argument(
         "--py-spy-seconds", type=float, default=10, help="how long to sample"
@@ -642,8 +692,18 @@ def main() -> None:
         "(default: free ports)",
     )
     args = parser.parse_args()
+    if args.pairs < 1:
+        parser.error("--pairs is at least 1")
     with servers.PrivateServices() as services:
         run(args, services)
+
+
+@dataclass
+class Phase:
+    kind: str  # moves or echo
+    stats: Stats
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
 
 
 def run(args, services) -> None:
@@ -660,6 +720,7 @@ def run(args, services) -> None:
         "REDIS_URL": layer_url,
         "CELERY_BROKER_URL": celery_url(layer_url),
         "PULKA_LIVE_NODES": ",".join(nodes),
+        "PULKA_ANY_TURN_SECONDS": "1",
     }
     if not args.think:
         # Machines answering at once, not people: the limit meant for
@@ -695,7 +756,7 @@ def run(args, services) -> None:
         for proc, base, log in zip(procs, bases, logs, strict=True):
             wait_for_health(proc, f"{base}/health/", log)
         began = time.perf_counter()
-        games = create_tables(args.tables, args.profile)
+        games = create_tables(args.tables * args.pairs, args.profile)
         created = time.perf_counter() - began
         players = len(games[0])
         if args.think:
@@ -706,12 +767,14 @@ def run(args, services) -> None:
         else:
             pace = "no thinking (flat out; no per-socket message limit)"
         print(
-            f"live tables: {args.tables} {args.profile} tables, "
+            f"live tables: {args.tables} {args.profile} tables a phase, "
             f"{args.tables * players} WebSocket clients, {args.servers} uvicorn "
             f"processes, sockets routed to {ROUTES[args.route]}, "
-            f"{args.moves} moves per table (limit "
-            f"{args.time_limit:g} s per phase), {pace}, {os.cpu_count()} CPUs; "
-            f"migrate {migrated:.1f} s, tables {created:.1f} s"
+            f"{args.moves} moves per table (limit {args.time_limit:g} s per "
+            f"phase), {pace}, {os.cpu_count()} CPUs, load average "
+            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start; "
+            f"migrate {migrated:.1f} s, {len(games)} tables {created:.1f} s; "
+            f"phases durable echo / moves interleaved, {args.pairs} moves phases"
         )
         try:
             import uvloop
@@ -731,42 +794,52 @@ def run(args, services) -> None:
             def route(game_id, n):
                 return bases[next(turn) % len(bases)]
 
-        load_before = os.getloadavg()[0]
         spies = []
-        cpu = {}
+        phases: list[Phase] = []
 
-        def profile() -> None:
-            cpu["servers"] = sum(cpu_seconds(proc.pid) for proc in procs)
-            cpu["client"] = time.process_time()
-            if args.py_spy:
-                spies.extend(start_profiles(procs, args.py_spy, args.py_spy_seconds))
+        def measured(kind: str, coroutine_of) -> None:
+            """One phase, the CPU of the servers and of this client over it."""
+            cpu = {}
 
-        moves = runner(
-            run_moves(
-                bases, route, games, args.moves, args.think, args.time_limit, profile
+            def on_start() -> None:
+                cpu["servers"] = sum(cpu_seconds(proc.pid) for proc in procs)
+                cpu["client"] = time.process_time()
+                if args.py_spy and kind == "moves" and not spies:
+                    spies.extend(
+                        start_profiles(procs, args.py_spy, args.py_spy_seconds)
+                    )
+
+            stats = runner(coroutine_of(on_start))
+            servers_cpu = sum(cpu_seconds(proc.pid) for proc in procs)
+            phases.append(
+                Phase(
+                    kind,
+                    stats,
+                    servers_cpu - cpu["servers"],
+                    time.process_time() - cpu["client"],
+                )
             )
-        )
-        cpu["servers"] = sum(cpu_seconds(proc.pid) for proc in procs) - cpu["servers"]
-        cpu["client"] = time.process_time() - cpu["client"]
+
+        def echo_phase(on_start):
+            return run_echo(
+                bases, "/echo-durable/", args.tables, players, ECHO_FRAME_BYTES,
+                args.moves, args.think, args.time_limit, on_start,
+            )  # fmt: skip
+
+        for n in range(args.pairs):
+            measured("echo", echo_phase)
+            chunk = games[n * args.tables : (n + 1) * args.tables]
+            measured(
+                "moves",
+                lambda on_start, chunk=chunk: run_moves(
+                    bases, route, chunk, args.moves, args.think, args.time_limit,
+                    on_start,
+                ),
+            )  # fmt: skip
+        measured("echo", echo_phase)
         for spy in spies:
             spy.wait()
         hops_seen = hops(bases)
-        size = round(statistics.mean(moves.frame_bytes)) if moves.frame_bytes else 80
-        echo_stats, durable_stats = (
-            runner(
-                run_echo(
-                    bases,
-                    path,
-                    args.tables,
-                    players,
-                    size,
-                    args.moves,
-                    args.think,
-                    args.time_limit,
-                )
-            )
-            for path in ("/echo/", "/echo-durable/")
-        )
         load_after = os.getloadavg()[0]
         for proc, log in zip(procs, logs, strict=True):
             if proc.poll() is not None:
@@ -774,72 +847,105 @@ def run(args, services) -> None:
     finally:
         for proc in procs:
             stop_server(proc)
+    report(args, phases, hops_seen, load_after)
 
+
+def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None:
     header = (
-        f"{'':<14}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
-        f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}  sockets per process"
+        f"{'phase':<16}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
+        f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}{'server CPU':>18}  sockets"
     )
     print(f"\n{header}")
     details = []
-    for name, stats in (
-        ("move (ack)", moves),
-        (f"echo {size} B", echo_stats),
-        ("durable echo", durable_stats),
-    ):
-        line, detail = row(name, stats)
+    for n, phase in enumerate(phases, start=1):
+        stats = phase.stats
+        name = f"{n} {'moves (ack)' if phase.kind == 'moves' else 'durable echo'}"
+        made = max(len(stats.round_trips), 1)
+        per = "move" if phase.kind == "moves" else "frame"
+        line, detail = row(
+            name, stats, f"{phase.server_cpu / made * 1000:.2f} ms/{per}"
+        )
         print(line)
         if detail:
             details.append(f"{name}: {detail}")
     for detail in details:
         print(f"  errors, {detail}")
-    print(f"load average (1 min): {load_before:.2f} before, {load_after:.2f} after")
+    moves = [p for p in phases if p.kind == "moves"]
+    echoes = [p for p in phases if p.kind == "echo"]
+    made = sum(len(p.stats.round_trips) for p in moves) or 1
+    sizes = [b for p in moves for b in p.stats.frame_bytes]
     print(
-        f"groups that completed {args.moves} round trips: tables "
-        f"{moves.groups_done}/{args.tables}, echo {echo_stats.groups_done}/"
-        f"{args.tables}, durable echo {durable_stats.groups_done}/{args.tables}"
+        f"load average (1 min) at the end: {load_after:.2f}; echo frames "
+        f"{ECHO_FRAME_BYTES} B, actions {statistics.mean(sizes) if sizes else 0:.0f} B"
+        " on average"
+    )
+    print(
+        "groups that completed: "
+        + ", ".join(f"{p.kind} {p.stats.groups_done}/{args.tables}" for p in phases)
+        + f"; games that ended before their moves: "
+        f"{sum(p.stats.games_over for p in moves)}"
     )
     print(f"channel-layer hops between the processes during the moves: {hops_seen}")
-    made = max(len(moves.round_trips), 1)
+    servers_cpu = sum(p.server_cpu for p in moves)
+    client_cpu = sum(p.client_cpu for p in moves)
+    frames = max(1, sum(len(p.stats.round_trips) for p in echoes))
+    echo_servers = sum(p.server_cpu for p in echoes)
+    echo_client = sum(p.client_cpu for p in echoes)
     print(
-        f"CPU during the moves: servers {cpu['servers']:.1f} s "
-        f"({cpu['servers'] / made * 1000:.2f} ms a move), "
-        f"clients {cpu['client']:.1f} s ({cpu['client'] / made * 1000:.2f} ms a move)"
+        f"CPU during the moves: servers {servers_cpu:.1f} s "
+        f"({servers_cpu / made * 1000:.2f} ms a move), client {client_cpu:.1f} s "
+        f"({client_cpu / made * 1000:.2f} ms a move); during the durable echo: "
+        f"servers {echo_servers / frames * 1000:.2f} ms a frame, client "
+        f"{echo_client / frames * 1000:.2f} ms a frame"
     )
-    move_p99 = percentile(moves.round_trips, 0.99)
-    ratio = move_p99 / percentile(echo_stats.round_trips, 0.99)
-    durable = move_p99 / percentile(durable_stats.round_trips, 0.99)
-    errors = sum(moves.errors.values())
-    print(
-        f"\nmove p99 / echo p99: {ratio:.1f}x"
-        f"\nmove p99 / durable echo p99: {durable:.1f}x "
-        "(the echo with the one database write a move must wait for)"
-    )
+    # Each moves phase against the mean of the echo phases either side.
+    rates, p99s = [], []
+    for n, phase in enumerate(moves):
+        before, after = echoes[n].stats, echoes[n + 1].stats
+        echo_rate = (before.rate + after.rate) / 2
+        echo_p99 = (percentile(before.round_trips, 0.99) + percentile(
+            after.round_trips, 0.99)) / 2  # fmt: skip
+        move_p99 = percentile(phase.stats.round_trips, 0.99)
+        rates.append(phase.stats.rate / echo_rate)
+        p99s.append(move_p99 / echo_p99)
+        print(
+            f"pair {n + 1}: moves {phase.stats.rate:.0f}/s against the durable "
+            f"echo's {echo_rate:.0f}/s: {rates[-1]:.2f}x; move p99 "
+            f"{move_p99 * 1000:.1f} ms against {echo_p99 * 1000:.1f} ms: "
+            f"{p99s[-1]:.2f}x"
+        )
     if args.py_spy:
         print(f"\nprofile of the servers ({args.py_spy}):")
         print(profile_summary(args.py_spy))
-    seconds = moves.finished - moves.started
-    rate = len(moves.round_trips) / seconds if seconds > 0 else 0.0
+    errors = sum(sum(p.stats.errors.values()) for p in phases)
+    rate, p99_ratio = statistics.median(rates), statistics.median(p99s)
+    all_moves = [t for p in moves for t in p.stats.round_trips]
+    move_p99 = percentile(all_moves, 0.99)
     if args.think:
         print(
-            f"verdict paced: move p99 {durable:.1f}x the durable echo's "
-            f"({verdict(durable <= PACED_P99_OVER_DURABLE)} the "
-            f"{PACED_P99_OVER_DURABLE:g}x target)"
+            f"verdict paced: move p99 {p99_ratio:.2f}x the durable echo's, median "
+            f"of {len(p99s)} pairs ({verdict(p99_ratio <= PACED_P99_OVER_DURABLE)} "
+            f"the {PACED_P99_OVER_DURABLE:g}x target)"
         )
-        print(f"verdict paced: {errors} errors ({verdict(errors == 0)} the 0 target)")
         print(
             f"verdict paced: {hops_seen} channel-layer hops "
             f"({verdict(hops_seen == 0)} the 0 target for routed games)"
         )
     else:
         print(
-            f"verdict flat out: {rate:.0f} moves/s "
-            f"({verdict(rate >= FLAT_MOVES_PER_SECOND)} the "
-            f"{FLAT_MOVES_PER_SECOND} target)"
+            f"verdict flat out: moves/s {rate:.2f}x the durable echo's frames/s, "
+            f"median of {len(rates)} pairs ({verdict(rate >= FLAT_RATE_OVER_DURABLE)}"
+            f" the {FLAT_RATE_OVER_DURABLE:g}x target)"
         )
         print(
             f"verdict flat out: move p99 {move_p99 * 1000:.0f} ms "
             f"({verdict(move_p99 * 1000 <= FLAT_P99_MS)} the {FLAT_P99_MS} ms target)"
         )
+    kind = "paced" if args.think else "flat out"
+    print(
+        f"verdict {kind}: {errors} errors, exceptions and unfinished tables or "
+        f"echo groups in every phase ({verdict(errors == 0)} the 0 target)"
+    )
 
 
 if __name__ == "__main__":

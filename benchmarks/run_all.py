@@ -57,17 +57,31 @@ class Benchmark:
 
 
 BENCHMARKS = (
+    # Instruction counts under valgrind beside CPU time: a few minutes.
     Benchmark(
         "engine speed",
         "engine_speed.py",
-        ("--no-views",),
+        ("--no-views", "--instructions"),
         ("--no-views", "--slices", "5", "--slice", "0.05"),
         json=True,
     ),
     Benchmark(
         "bots vs OpenSpiel ISMCTS",
         "bot_strength.py",
-        (),
+        # 200 games of every match-up at both budgets take about twelve
+        # hours of two cores (benchmarks/README.md); run_all plays the
+        # cheaper match-ups at 25 ms, 16 games each (about 9 minutes).
+        (
+            "--games",
+            "16",
+            "--budgets",
+            "0.025",
+            "--only",
+            "classic-cpu",
+            "japanese-cpu",
+            "japanese-25-vs-100",
+            "japanese-playouts",
+        ),
         (
             "--games",
             "4",
@@ -85,17 +99,40 @@ BENCHMARKS = (
     Benchmark(
         "live tables, flat out",
         "live_tables.py",
-        ("--tables", "200", "--moves", "100"),
-        ("--tables", "2", "--moves", "10", "--time-limit", "20"),
+        ("--tables", "200", "--moves", "100", "--pairs", "2"),
+        ("--tables", "2", "--moves", "10", "--time-limit", "20", "--pairs", "1"),
         port=True,
     ),
+    # Paced phases last moves x think seconds each: one pair, A/B/A.
     Benchmark(
         "live tables, paced",
         "live_tables.py",
-        ("--tables", "200", "--moves", "31", "--think", "4", "--time-limit", "200"),
-        ("--tables", "2", "--moves", "5", "--think", "0.2", "--time-limit", "20"),
+        (
+            "--tables",
+            "200",
+            "--moves",
+            "16",
+            "--think",
+            "4",
+            "--time-limit",
+            "200",
+            "--pairs",
+            "1",
+        ),
+        (
+            "--tables",
+            "2",
+            "--moves",
+            "5",
+            "--think",
+            "0.2",
+            "--time-limit",
+            "20",
+            "--pairs",
+            "1",
+        ),
         port=True,
-    ),
+    ),  # fmt: skip
     # Long enough for a few 2-second turns to run out.
     Benchmark("timers", "timers.py", (), ("--games", "5", "--seconds", "8"), True),
     Benchmark("flood", "flood.py", (), ("--moves", "10", "--time-limit", "20"), True),
@@ -190,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     started = datetime.datetime.now(datetime.UTC)
+    load_at_start = os.getloadavg()
+    print(
+        f"run_all: {os.cpu_count()} CPUs, load average "
+        f"{' '.join(f'{x:.2f}' for x in load_at_start)} at the start"
+    )
     results = {}
     with tempfile.TemporaryDirectory(prefix="run_all") as scratch:
         for bench in BENCHMARKS:
@@ -210,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
+            "load_average_at_start": load_at_start,
             "load_average_at_end": os.getloadavg(),
         },
         "benchmarks": results,

@@ -112,6 +112,30 @@ class PrivateServices:
             conn.execute(f"CREATE DATABASE {name}")
         return self.database_url(name)
 
+    def restart_postgres(self, **settings: str) -> None:
+        """Set PostgreSQL settings that take effect at a restart (``ALTER
+        SYSTEM``, on this private server only) and restart it; its earlier
+        options (the socket directory) are kept by ``pg_ctl restart``."""
+        import psycopg
+        from pgserver._commands import pg_ctl
+        from psycopg import sql
+
+        with psycopg.connect(self.database_url("postgres"), autocommit=True) as conn:
+            for name, value in settings.items():
+                conn.execute(
+                    sql.SQL("ALTER SYSTEM SET {} = {}").format(
+                        sql.Identifier(name), sql.Literal(value)
+                    )
+                )
+        # pgserver runs the server as its own system user when run as root.
+        user = "pgserver" if os.geteuid() == 0 else None
+        pg_ctl(
+            ["-w", "-m", "fast", "restart"],
+            pgdata=self.var / "postgres",
+            user=user,
+            timeout=60,
+        )
+
 
 def ports(first: int | None, count: int) -> list[int]:
     """``count`` ports from ``first`` on (``--port``), or free ones."""

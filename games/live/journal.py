@@ -99,18 +99,20 @@ class Journal:
     async def write(self, live: LiveGame, step: Step) -> None:
         """Write an ordinary step (not the game's last): at most one round
         trip, shared with the steps of other games waiting beside it."""
-        await self._queue(*one_query(statements(live, step)))
+        await self.queue(*one_query(statements(live, step)))
 
     async def record_presence(self, live: LiveGame) -> None:
         """Write the game's presence (``LiveGame.presence``) as it is now,
         in the same groups as the steps. The caller sends one at a time per
         game: each write is the whole of it, so the last one wins."""
-        await self._queue(
+        await self.queue(
             f"UPDATE {GAME} SET presence = %s WHERE id = %s",
             [jsonb(presence_json(live.presence)), live.game_id],
         )
 
-    async def _queue(self, sql: str, params: list) -> None:
+    async def queue(self, sql: str, params: list) -> None:
+        """Write one statement in the same groups as the steps, and return
+        once it is durable (the steps' writes and the benchmarks' echo)."""
         done = asyncio.get_running_loop().create_future()
         self.waiting.append((sql, params, done))
         self.ready.set()
