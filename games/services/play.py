@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from common.errors import NotAllowed, NotFound
 from games.live import journal, loading, relay, thinking
+from games.live.commands import Reload
 from games.live.game import PLAYER, LiveGame, Step
 from games.models import Game
 
@@ -38,7 +39,7 @@ def change_game(
                 journal.finish_sync(live, step)
             else:
                 journal.write_sync(live, step)
-            reload = {"kind": "reload", "version": step.version}
+            reload = Reload(step.version)
             transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
     return step
 
@@ -60,7 +61,7 @@ def game_play_out(game_id: int, decide: Callable[[LiveGame], Step]) -> None:
         else:
             journal.write_sync(live, step)
         live.commit(step)
-    reload = {"kind": "reload", "version": live.version}
+    reload = Reload(live.version)
     transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
 
 
