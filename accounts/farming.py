@@ -69,11 +69,11 @@ def _seen_together(a: tuple[str, str], b: tuple[str, str]) -> tuple[bool, bool]:
     return same_signup, same_login
 
 
-def left_from_a_shared_address(game, left_user_ids: list[int]) -> bool:
-    """Whether a player who left ``game`` shares an address with another
-    player of it."""
+def left_from_a_shared_address(game_id: int, left_user_ids: list[int]) -> bool:
+    """Whether a player who left the game ``game_id`` shares an address with
+    another player of it."""
     if not left_user_ids:
         return False
     return SharedAddress.objects.filter(
-        Q(player_id__in=left_user_ids) | Q(other_id__in=left_user_ids), game=game
+        Q(player_id__in=left_user_ids) | Q(other_id__in=left_user_ids), game_id=game_id
     ).exists()

@@ -3,7 +3,7 @@
 Accounts and entries are read-only here: coins move only through
 ``coins.services``. Wallets have two actions, "Grant coins" and "Remove
 coins", which ask for the amount and a reason and then call
-``services.admin_adjust``, recording the operator.
+``services.coins_adjust``, recording the operator.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class AccountAdmin(ReadOnlyAdmin):
         done = 0
         for wallet in wallets:
             try:
-                services.admin_adjust(
+                services.coins_adjust(
                     user=wallet.owner,
                     amount=sign * amount,
                     reason_text=reason,

@@ -25,6 +25,6 @@ def refill_all() -> int:
     ).values_list("owner_id", flat=True)
     refilled = 0
     for user in get_user_model().objects.filter(pk__in=list(owner_ids)).iterator():
-        if services.daily_refill(user=user, today=today) is not None:
+        if services.coins_refill_daily(user=user, today=today) is not None:
             refilled += 1
     return refilled

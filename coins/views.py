@@ -17,7 +17,7 @@ ENTRIES_PER_PAGE = 25
 def wallet(request: HttpRequest) -> HttpResponse:
     # Opening the wallet is when the day's refill (and, for a new player, the
     # welcome grant) happens.
-    services.daily_refill(user=request.user, today=timezone.localdate())
+    services.coins_refill_daily(user=request.user, today=timezone.localdate())
     account = services.wallet_of(request.user)
     page = Paginator(selectors.wallet_statement(account), ENTRIES_PER_PAGE).get_page(
         request.GET.get("page")

@@ -81,7 +81,7 @@ def create_demo_tournaments(players: list) -> list[str]:
         entry_fee=10,
         min_players=4,
     )
-    services.create_scheduled(now=now)
+    services.tournament_create_scheduled(now=now)
     return [
         "a finished Swiss tournament (Japanese Joker)",
         "an open Joker tournament with a final table",
@@ -107,4 +107,4 @@ def _play_out(tournament: Tournament) -> None:
                 lambda live: person_move(live, live.deadline - timedelta(seconds=1)),
             )
             game.refresh_from_db()
-            services.board_ended(board_id=board.pk, now=game.finished_at)
+            services.board_take_result(board_id=board.pk, now=game.finished_at)

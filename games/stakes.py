@@ -19,6 +19,7 @@ from coins import services as coins
 from coins.errors import InsufficientCoins
 from common.errors import ApplicationError, NotAllowed
 from games.models import Game, Seat, Table
+from games.rated import rated_result
 from games.settlement import (
     DEFAULT_POINTS_PER_COIN,
     POINTS_PER_COIN_CHOICES,
@@ -166,8 +167,9 @@ def settle(game: Game) -> None:
             shares=shares,
             key_prefix=f"payout:game:{game.pk}",
         )
-    if table.ranked:
-        ratings.rating_apply_game(game_id=game.pk)
+    result = rated_result(game.pk) if table.ranked else None
+    if result is not None:
+        ratings.rating_apply_game(result)
 
 
 def refund(game: Game) -> None:

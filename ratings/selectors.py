@@ -1,16 +1,16 @@
-"""Reads of the ratings app: leaderboards, ranks, players and their history."""
+"""Reads of the ratings app: leaderboards, ranks, players and their rating
+history. The games a player played are the games' to read
+(``games.selectors.player_recent_games``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet, Sum
 
 from accounts.selectors import display_name
-from games.models import Game, Seat
 from ratings.categories import CATEGORIES
 from ratings.models import Rating, RatingChange, RatingCount
 
@@ -28,20 +28,6 @@ class Standing:
     games: int
     peak: int
     provisional: bool
-
-
-@dataclass(frozen=True, slots=True)
-class RecentGame:
-    game_id: int
-    finished_at: datetime | None
-    profile: str
-    category: str | None  # the category it was rated in; None: unrated
-    place: int
-    players: int
-    left: bool
-    delta: int | None
-    rating: int | None
-    private: bool
 
 
 def leaderboard_queryset(category: str) -> QuerySet[Rating]:
@@ -160,45 +146,13 @@ def player_by_username(username: str):
     )
 
 
-def recent_games(user, *, viewer=None, limit: int = 10) -> list[RecentGame]:
-    """The last finished games ``user`` played, newest first, with the rating
-    change of each rated one. Games at private tables are listed only to the
-    player themself, as only the players may see them."""
-    seats = (
-        Seat.objects.filter(user=user, table__game__status=Game.Status.FINISHED)
-        .select_related("table", "table__game")
-        .order_by("-table__game__finished_at", "-table__game__id")
-    )
-    if viewer is None or viewer.pk != user.pk:
-        seats = seats.filter(table__is_private=False)
-    seats = list(seats[:limit])
-    changes = {
+def rating_changes_by_game(*, user_id: int, game_ids: list[int]) -> dict:
+    """What each of the games ``game_ids`` did to the rating of ``user_id``,
+    by game id; an unrated game is missing."""
+    return {
         c.game_id: c
-        for c in RatingChange.objects.filter(
-            user=user, game_id__in=[s.table.game.pk for s in seats]
-        )
+        for c in RatingChange.objects.filter(user_id=user_id, game_id__in=game_ids)
     }
-    out = []
-    for seat in seats:
-        game = seat.table.game
-        change = changes.get(game.pk)
-        result = game.result or {}
-        places = result.get("places") or []
-        out.append(
-            RecentGame(
-                game_id=game.pk,
-                finished_at=game.finished_at,
-                profile=seat.table.profile,
-                category=change.category if change else None,
-                place=places[seat.number] if seat.number < len(places) else 0,
-                players=seat.table.players,
-                left=seat.number in (result.get("left") or []),
-                delta=change.delta if change else None,
-                rating=change.after if change else None,
-                private=seat.table.is_private,
-            )
-        )
-    return out
 
 
 def latest_rated_category() -> str | None:

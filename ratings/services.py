@@ -1,11 +1,17 @@
 """Writing ratings: applying a finished game and reverting an annulled one.
 
+A game comes in as a ``RatedResult`` built by the games, or as its id to
+revert: nothing here reads the games' tables.
+
 Locking contract: both services run in one transaction and lock, in this
-order, the game row (``select_for_update``), the players' ``Rating`` rows by
-user id, then the ``RatingCount`` rows they move between by rating. So two
-services touching the same players or ratings cannot deadlock, and a game is
-applied or reverted by one of them at a time. Either may be called inside the
-caller's transaction (for instance the one that finished the game).
+order, the game's changes (a revert), the players' ``Rating`` rows by user
+id, then the ``RatingCount`` rows they move between by rating. So two
+services touching the same players or ratings cannot deadlock. A game is
+applied once (the unique change per game and player turns a second apply
+away) and reverted once (a second revert finds its changes gone). Either may
+be called inside the caller's transaction: the games call both holding the
+game's row lock (the move that finished it, the annulment), so a game is
+never applied and reverted at once.
 """
 
 from __future__ import annotations
@@ -18,43 +24,37 @@ from django.utils import timezone
 
 from accounts import farming
 from common.errors import ApplicationError
-from games.models import Game, Seat
 from ratings import elo
-from ratings.categories import CATEGORIES, category_of
+from ratings.categories import CATEGORIES
 from ratings.models import Rating, RatingChange, RatingCount
+from ratings.results import RatedResult
 
 
-def rated_category(game: Game, seats: list[Seat]) -> str | None:
-    """The category ``game`` is rated in, or None when it is unrated: not
-    finished (an aborted game is never rated), not at a ranked table, not
-    playing a category's preset (which names the category), or with a seat
-    that no person held (a bot has no rating to put at stake), unless the
-    table is rated with bots: its bots are opponents of their level's fixed
-    rating (``elo.BOT_RATINGS``), with a person at one seat at least. A person who
-    left keeps the seat and is rated, placed last; but a game is unrated when
-    one who left shares an address with another player of it
-    (``accounts.farming``: the cheapest way to give a rating away)."""
-    if game.status != Game.Status.FINISHED or not game.result:
-        return None
-    table = game.table
-    if not table.ranked:
-        return None
-    category = category_of(table.profile, table.options)
+def rated_category(result: RatedResult) -> str | None:
+    """The category ``result`` is rated in, or None when it is unrated: not
+    at a ranked table playing a category's preset (the games leave its
+    category out), or with a seat that no person held (a bot has no rating
+    to put at stake), unless the table is rated with bots: its bots are
+    opponents of their level's fixed rating (``elo.BOT_RATINGS``), with a
+    person at one seat at least. A person who left keeps the seat and is
+    rated, placed last; but a game is unrated when one who left shares an
+    address with another player of it (``accounts.farming``: the cheapest way
+    to give a rating away)."""
+    category = result.category
     if category is None:
         return None
+    seats = result.seats
     if len(seats) != CATEGORIES[category].players:
         return None
     bots = [seat for seat in seats if seat.user_id is None]
     if bots and not (
-        table.rated_with_bots
+        result.with_bots
         and len(bots) < len(seats)
         and all(seat.bot in elo.BOT_RATINGS for seat in bots)
     ):
         return None
-    left = [
-        seat.user_id for seat in seats if seat.number in game.result.get("left", ())
-    ]
-    if farming.left_from_a_shared_address(game, left):
+    left = [seat.user_id for seat in seats if seat.left]
+    if farming.left_from_a_shared_address(result.game_id, left):
         return None
     return category
 
@@ -94,16 +94,17 @@ def _locked_ratings(user_ids: list[int], category: str, now) -> dict[int, Rating
     return ratings
 
 
-def rating_apply_game(*, game_id: int, now=None) -> list[RatingChange]:
+def rating_apply_game(result: RatedResult, *, now=None) -> list[RatingChange]:
     """Rate a finished game: one ``RatingChange`` per player and the new
     ratings, all or nothing. Returns the changes made; an empty list when the
     game is unrated or was already applied (applying twice is harmless, even
     from two processes at once)."""
     now = now or timezone.now()
+    game_id = result.game_id
     for attempt in range(ATTEMPTS):
         try:
             with transaction.atomic():
-                return _apply(game_id, now)
+                return _apply(result, now)
         except RatingVanished:
             if attempt == ATTEMPTS - 1:
                 raise
@@ -116,25 +117,25 @@ def rating_apply_game(*, game_id: int, now=None) -> list[RatingChange]:
     raise AssertionError("unreachable")
 
 
-def _apply(game_id: int, now) -> list[RatingChange]:
-    game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
-    if RatingChange.objects.filter(game=game).exists():
+def _apply(result: RatedResult, now) -> list[RatingChange]:
+    if RatingChange.objects.filter(game_id=result.game_id).exists():
         return []
-    seats = list(Seat.objects.filter(table_id=game.table_id).order_by("number"))
-    category = rated_category(game, seats)
+    category = rated_category(result)
     if category is None:
         return []
+    seats = result.seats
     people = [s for s in seats if s.user_id is not None]
     ratings = _locked_ratings([s.user_id for s in people], category, now)
     before = [ratings[s.user_id] for s in people]
-    sides = [s.number % 2 for s in seats] if CATEGORIES[category].pairs else None
+    # Partners sit opposite: seats 0 and 2 against 1 and 3.
+    sides = [n % 2 for n in range(len(seats))] if CATEGORIES[category].pairs else None
     # A bot's seat plays at its level's fixed rating; its own change, worked
     # out with the others', is nobody's (its K does not matter).
     deltas = elo.game_changes(
         [elo.BOT_RATINGS[s.bot] if s.user_id is None else ratings[s.user_id].rating
          for s in seats],
         [0 if s.user_id is None else ratings[s.user_id].games for s in seats],
-        game.result["places"],
+        result.places,
         sides,
     )  # fmt: skip
     people_deltas = [d for s, d in zip(seats, deltas, strict=True) if s.user_id]
@@ -151,7 +152,7 @@ def _apply(game_id: int, now) -> list[RatingChange]:
         rating.updated_at = now
         changes.append(
             RatingChange(
-                game=game,
+                game_id=result.game_id,
                 user_id=rating.user_id,
                 category=category,
                 before=old,
@@ -224,8 +225,10 @@ def rating_revert_game(*, game_id: int, now=None) -> int:
 
 
 def _revert(game_id: int, now) -> int:
-    list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk"))
-    changes = list(RatingChange.objects.filter(game_id=game_id))
+    # Locked, so that a second revert waits for this one and then finds none.
+    changes = list(
+        RatingChange.objects.select_for_update().filter(game_id=game_id).order_by("id")
+    )
     if not changes:
         return 0
     category = changes[0].category

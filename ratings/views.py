@@ -1,4 +1,5 @@
-"""The ratings pages: leaderboards and player profiles."""
+"""The ratings pages: leaderboards and player profiles (whose list of
+recent games the games draw: ``games.templatetags.game_history``)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts.selectors import display_name
-from games.forms import PROFILE_LABELS
 from ratings import selectors
 from ratings.categories import CATEGORIES, DEFAULT_CATEGORY
 
 LEADERBOARD_SIZE = 100
-RECENT_GAMES = 10
 # The chart shows at most this many of the latest games.
 CHART_GAMES = 200
 
@@ -64,20 +63,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "name": display_name(user),
             "standings": [(s, CATEGORIES[s.category].label) for s in standings],
             "charts": charts,
-            "recent": [
-                (game, _game_label(game))
-                for game in selectors.recent_games(
-                    user, viewer=request.user, limit=RECENT_GAMES
-                )
-            ],
         },
     )
-
-
-def _game_label(game: selectors.RecentGame) -> str:
-    if game.category is not None:
-        return CATEGORIES[game.category].label
-    return PROFILE_LABELS.get(game.profile, game.profile)
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,14 +153,30 @@ def friend_request_answer(request: HttpRequest, user_id, answer: str) -> HttpRes
     return _done(request, write, success)
 
 
-@login_required
-@require_POST
-def friendship_delete(request: HttpRequest, user_id: int) -> HttpResponse:
-    return _done(
-        request,
-        lambda: services.friendship_delete(user_id=request.user.pk, friend_id=user_id),
-        _("You and %(name)s are no longer friends.") % {"name": _name_of(user_id)},
-    )
+def _ending_form(end, success):
+    """The form that ends the viewer's tie to the player in the address:
+    ``end(me, them)`` is the service, ``success`` the message (naming them)."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, user_id: int) -> HttpResponse:
+        return _done(
+            request,
+            lambda: end(request.user.pk, user_id),
+            success % {"name": _name_of(user_id)},
+        )
+
+    return view
+
+
+friendship_delete = _ending_form(
+    lambda me, them: services.friendship_delete(user_id=me, friend_id=them),
+    gettext_lazy("You and %(name)s are no longer friends."),
+)
+block_delete = _ending_form(
+    lambda me, them: services.block_delete(blocker_id=me, blocked_id=them),
+    gettext_lazy("You lifted the block on %(name)s."),
+)
 
 
 @login_required
@@ -173,16 +189,6 @@ def block_create(request: HttpRequest, user_id: int) -> HttpResponse:
         request,
         lambda: services.block_create(blocker_id=request.user.pk, blocked_id=user_id),
         _("You blocked %(name)s.") % {"name": _name_of(user_id)},
-    )
-
-
-@login_required
-@require_POST
-def block_delete(request: HttpRequest, user_id: int) -> HttpResponse:
-    return _done(
-        request,
-        lambda: services.block_delete(blocker_id=request.user.pk, blocked_id=user_id),
-        _("You lifted the block on %(name)s.") % {"name": _name_of(user_id)},
     )
 
 

@@ -16,9 +16,9 @@ def tick() -> dict:
     """Periodic (celery beat): recurring tournaments created ahead, due
     tournaments started, any ended game whose message was lost taken in, and
     arenas paired or, once their time is up, finished."""
-    created = services.create_scheduled()
-    started = services.start_due()
-    recorded = services.sweep_running()
+    created = services.tournament_create_scheduled()
+    started = services.tournament_start_due()
+    recorded = services.board_results_sweep()
     arenas = services.arena_tick()
     return {
         "created": len(created),
@@ -30,4 +30,4 @@ def tick() -> dict:
 
 @shared_task(ignore_result=True)
 def board_ended(board_id: int) -> bool:
-    return services.board_ended(board_id=board_id)
+    return services.board_take_result(board_id=board_id)

@@ -23,8 +23,8 @@ committed between the look-up and the insert) hits the unique constraint and
 is answered the same way. The same key for a *different* movement (other
 accounts, amount or reason) is a bug in the caller and raises ``KeyReused``.
 
-The modules: ``ledger`` (the ``transfer`` primitive and the locking, keys and
-retries under every movement), ``wallet`` (wallets, the mint, new coins),
+The modules: ``ledger`` (the ``ledger_transfer`` primitive and the locking,
+keys and retries under every movement), ``wallet`` (wallets, the mint, new coins),
 ``escrow`` (stakes held for a table and their payout or refund), ``pools``
 (tournaments' prize pools) and ``audit`` (checks of the books).
 """
@@ -37,13 +37,13 @@ from .escrow import (
     escrow_refund,
     escrow_stake,
 )
-from .ledger import RETRIES_ON_CONFLICT, Kind, Reason, transfer
+from .ledger import RETRIES_ON_CONFLICT, Kind, Reason, ledger_transfer
 from .pools import pool_enter, pool_payout, pool_refund
 from .wallet import (
-    admin_adjust,
+    coins_adjust,
+    coins_grant,
+    coins_refill_daily,
     coins_welcome,
-    daily_refill,
-    grant,
     house_account,
     mint_account,
     refill_to,
@@ -55,24 +55,24 @@ __all__ = [
     "RETRIES_ON_CONFLICT",
     "Kind",
     "Reason",
-    "admin_adjust",
+    "coins_adjust",
+    "coins_grant",
+    "coins_refill_daily",
     "coins_welcome",
-    "daily_refill",
     "escrow_account",
     "escrow_balance",
     "escrow_payout",
     "escrow_refund",
     "escrow_stake",
-    "grant",
     "house_account",
     "ledger_mismatches",
     "ledger_total",
+    "ledger_transfer",
     "mint_account",
     "pool_enter",
     "pool_payout",
     "pool_refund",
     "refill_to",
-    "transfer",
     "wallet_of",
     "welcome_coins",
 ]

@@ -27,7 +27,7 @@ from .ledger import (
     _move,
     _movement,
     _replayed,
-    transfer,
+    ledger_transfer,
 )
 from .wallet import wallet_of
 
@@ -56,7 +56,7 @@ def escrow_stake(
     Raises ``InsufficientCoins`` (nothing changes) when the wallet holds less.
     """
     escrow = escrow_account(ref, kind)
-    return transfer(
+    return ledger_transfer(
         debit=wallet_of(user),
         credit=escrow,
         amount=amount,

@@ -1,7 +1,7 @@
 """The one primitive every coin movement is made of, and the machinery under it.
 
-``transfer`` moves coins between two accounts. The helpers below it are what
-the other services build their movements from: they lock accounts in order,
+``ledger_transfer`` moves coins between two accounts. The helpers below it are
+what the other services build their movements from: they lock accounts in order,
 write an entry with both balances, look idempotency keys up and try a
 movement again after a conflict, as the package's contract (``coins.services``)
 describes.
@@ -26,7 +26,7 @@ Reason = Entry.Reason
 T = TypeVar("T")
 
 
-def transfer(
+def ledger_transfer(
     *,
     debit: Account,
     credit: Account,

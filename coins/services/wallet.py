@@ -15,7 +15,15 @@ from django.db import transaction
 from coins.errors import InvalidAmount
 from coins.models import Account, Entry
 
-from .ledger import Kind, Reason, _entry_by_key, _lock, _move, _movement, transfer
+from .ledger import (
+    Kind,
+    Reason,
+    _entry_by_key,
+    _lock,
+    _move,
+    _movement,
+    ledger_transfer,
+)
 
 
 def welcome_coins() -> int:
@@ -58,12 +66,12 @@ def wallet_of(user) -> Account:
 # Grants from the mint
 
 
-def grant(
+def coins_grant(
     *, user, amount: int, reason: str = Reason.GRANT, key: str, memo="", by=None
 ) -> Entry:
     """Bring ``amount`` new coins into play, from the mint to the user's
     wallet."""
-    return transfer(
+    return ledger_transfer(
         debit=mint_account(),
         credit=wallet_of(user),
         amount=amount,
@@ -81,7 +89,7 @@ def coins_welcome(user) -> Entry:
 
 
 def _welcome(wallet: Account) -> Entry:
-    return transfer(
+    return ledger_transfer(
         debit=mint_account(),
         credit=wallet,
         amount=welcome_coins(),
@@ -90,7 +98,7 @@ def _welcome(wallet: Account) -> Entry:
     )
 
 
-def daily_refill(*, user, today: date) -> Entry | None:
+def coins_refill_daily(*, user, today: date) -> Entry | None:
     """Top the wallet up to ``refill_to()`` if it is below, at most once per
     user and day (key "refill:<user id>:<date>").
 
@@ -127,7 +135,7 @@ def daily_refill(*, user, today: date) -> Entry | None:
     return _movement(refill)
 
 
-def admin_adjust(
+def coins_adjust(
     *, user, amount: int, reason_text: str, by, key: str | None = None
 ) -> Entry:
     """An operator grants (``amount`` > 0) or removes (``amount`` < 0) coins.
@@ -149,7 +157,7 @@ def admin_adjust(
         debit, credit, reason = mint, wallet, Reason.ADMIN_GRANT
     else:
         debit, credit, reason = wallet, mint, Reason.ADMIN_REMOVE
-    return transfer(
+    return ledger_transfer(
         debit=debit,
         credit=credit,
         amount=abs(amount),

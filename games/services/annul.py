@@ -101,7 +101,7 @@ def _take_back_payouts(game: Game, by) -> None:
     for payout in payouts:
         wallet = payout.credit
         try:
-            coins.transfer(
+            coins.ledger_transfer(
                 debit=wallet,
                 credit=escrow,
                 amount=payout.amount,

@@ -102,7 +102,7 @@ def rematch_agree(*, game_id: int, user, now: datetime | None = None) -> Rematch
         rematch = Rematch.objects.filter(game=game).first()
         if rematch is not None and rematch.state == Rematch.State.MADE:
             raise RematchMade("the rematch was made already: its table is open")
-        if rematch is None or not is_open(rematch, now):
+        if rematch is None or not _is_open(rematch, now):
             rematch = rematch or Rematch(game=game)
             rematch.state, rematch.agreed = Rematch.State.OPEN, []
             rematch.reason, rematch.reason_seat = "", None
@@ -145,7 +145,7 @@ def rematch_decline(
         game, seats = _locked_game(game_id)
         seat = _seat_of(seats, user)
         rematch = Rematch.objects.filter(game=game).first()
-        if rematch is None or not is_open(rematch, now):
+        if rematch is None or not _is_open(rematch, now):
             raise NoOffer("there is no open rematch offer")
         rematch.state = Rematch.State.LAPSED
         rematch.reason, rematch.reason_seat = reason, seat.number
@@ -170,7 +170,7 @@ def rematch_left(*, game_id: int, user, now: datetime | None = None) -> bool:
     return True
 
 
-def is_open(rematch: Rematch, now: datetime) -> bool:
+def _is_open(rematch: Rematch, now: datetime) -> bool:
     return rematch.state == Rematch.State.OPEN and rematch.expires_at > now
 
 

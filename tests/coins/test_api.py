@@ -77,7 +77,7 @@ def test_no_parameter_reaches_another_wallet(api_client, two_players):
 def test_entries_are_paginated(api_client, settings):
     user = UserFactory()
     for n in range(60):
-        services.grant(user=user, amount=1, reason="grant", key=f"g{n}")
+        services.coins_grant(user=user, amount=1, reason="grant", key=f"g{n}")
     api_client.force_authenticate(user)
 
     first = api_client.get("/api/v1/wallet/entries/").json()

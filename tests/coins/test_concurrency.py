@@ -105,7 +105,7 @@ def test_a_thousand_concurrent_movements_keep_the_books():
     def transfer(n):
         a, b = rng.sample(users, 2)
         amount = rng.randint(1, 200)
-        return lambda: services.transfer(
+        return lambda: services.ledger_transfer(
             debit=wallets[a.pk],
             credit=wallets[b.pk],
             amount=amount,
@@ -115,7 +115,7 @@ def test_a_thousand_concurrent_movements_keep_the_books():
 
     def grant(n):
         user = rng.choice(users)
-        return lambda: services.grant(
+        return lambda: services.coins_grant(
             user=user, amount=rng.randint(1, 50), reason="grant", key=f"grant:{n}"
         )
 
@@ -169,7 +169,7 @@ def test_the_same_key_from_two_threads_makes_one_entry():
     for n in range(10):
         results = at_once(
             [
-                lambda key=f"k{n}": services.transfer(
+                lambda key=f"k{n}": services.ledger_transfer(
                     debit=debit, credit=credit, amount=10, reason="transfer", key=key
                 )
             ]

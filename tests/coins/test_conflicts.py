@@ -56,7 +56,7 @@ def test_a_conflict_is_tried_again_and_moves_the_coins_once(failing_entries, sta
     before = Entry.objects.count()
     failing_entries(coins.RETRIES_ON_CONFLICT, state)
 
-    coins.transfer(
+    coins.ledger_transfer(
         debit=source, credit=target, amount=7, reason="transfer", key="conflict:1"
     )
 
@@ -72,7 +72,7 @@ def test_past_the_bound_the_conflict_is_raised_and_nothing_moved(failing_entries
     failing_entries(coins.RETRIES_ON_CONFLICT + 1, "40001")
 
     with pytest.raises(OperationalError):
-        coins.transfer(
+        coins.ledger_transfer(
             debit=source, credit=target, amount=7, reason="transfer", key="conflict:2"
         )
 
@@ -87,10 +87,10 @@ def test_another_database_error_is_not_tried_again(failing_entries):
     failing_entries(1, "53100")  # disk full: trying again would not help
 
     with pytest.raises(OperationalError):
-        coins.transfer(
+        coins.ledger_transfer(
             debit=source, credit=target, amount=7, reason="transfer", key="conflict:3"
         )
     # It was tried once: the one failure armed is used up, the next works.
-    coins.transfer(
+    coins.ledger_transfer(
         debit=source, credit=target, amount=7, reason="transfer", key="conflict:3"
     )

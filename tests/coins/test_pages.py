@@ -60,7 +60,7 @@ def test_opening_the_wallet_refills_a_low_one_once(client):
 def test_the_ledger_is_paginated(client):
     user = UserFactory()
     for n in range(30):
-        services.grant(user=user, amount=1, reason="grant", key=f"g{n}")
+        services.coins_grant(user=user, amount=1, reason="grant", key=f"g{n}")
     client.force_login(user)
 
     first = client.get(reverse("coins:wallet")).content.decode()

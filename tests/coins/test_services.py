@@ -83,7 +83,7 @@ def test_one_wallet_per_user():
 def test_transfer_moves_coins_and_records_the_balances_after():
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
 
-    entry = services.transfer(
+    entry = services.ledger_transfer(
         debit=alice,
         credit=bob,
         amount=300,
@@ -108,7 +108,7 @@ def test_insufficient_coins_change_nothing():
     entries = Entry.objects.count()
 
     with pytest.raises(InsufficientCoins) as refused:
-        services.transfer(
+        services.ledger_transfer(
             debit=alice, credit=bob, amount=1001, reason=Reason.TRANSFER, key="t1"
         )
 
@@ -121,7 +121,9 @@ def test_insufficient_coins_change_nothing():
 def test_a_whole_balance_can_be_moved():
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
 
-    services.transfer(debit=alice, credit=bob, amount=1000, reason="transfer", key="t")
+    services.ledger_transfer(
+        debit=alice, credit=bob, amount=1000, reason="transfer", key="t"
+    )
 
     assert (balance(alice), balance(bob)) == (0, 2000)
 
@@ -131,7 +133,7 @@ def test_only_positive_whole_amounts_move(amount):
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
 
     with pytest.raises(InvalidAmount):
-        services.transfer(
+        services.ledger_transfer(
             debit=alice, credit=bob, amount=amount, reason="transfer", key="t"
         )
 
@@ -142,7 +144,7 @@ def test_an_account_cannot_pay_itself():
     alice = services.wallet_of(UserFactory())
 
     with pytest.raises(LedgerRefusal):
-        services.transfer(
+        services.ledger_transfer(
             debit=alice, credit=alice, amount=1, reason="transfer", key="t"
         )
 
@@ -151,10 +153,10 @@ def test_the_same_key_twice_makes_one_entry():
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
     before = Entry.objects.count()
 
-    first = services.transfer(
+    first = services.ledger_transfer(
         debit=alice, credit=bob, amount=100, reason="transfer", key="once"
     )
-    second = services.transfer(
+    second = services.ledger_transfer(
         debit=alice, credit=bob, amount=100, reason="transfer", key="once"
     )
 
@@ -167,7 +169,7 @@ def test_a_twin_that_lands_between_the_check_and_the_insert_is_returned(
     monkeypatch,
 ):
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
-    twin = services.transfer(
+    twin = services.ledger_transfer(
         debit=alice, credit=bob, amount=10, reason="transfer", key="k"
     )
     # Both look-ups miss the twin, as when it commits right after them.
@@ -181,7 +183,7 @@ def test_a_twin_that_lands_between_the_check_and_the_insert_is_returned(
     # ``transfer`` looks its keys up in the ledger module.
     monkeypatch.setattr(ledger, "_entry_by_key", late_lookup)
 
-    again = services.transfer(
+    again = services.ledger_transfer(
         debit=alice, credit=bob, amount=10, reason="transfer", key="k"
     )
 
@@ -193,14 +195,16 @@ def test_a_twin_that_lands_between_the_check_and_the_insert_is_returned(
 
 def test_a_key_cannot_name_another_movement():
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
-    services.transfer(debit=alice, credit=bob, amount=100, reason="transfer", key="k")
+    services.ledger_transfer(
+        debit=alice, credit=bob, amount=100, reason="transfer", key="k"
+    )
 
     with pytest.raises(KeyReused):
-        services.transfer(
+        services.ledger_transfer(
             debit=alice, credit=bob, amount=200, reason="transfer", key="k"
         )
     with pytest.raises(KeyReused):
-        services.transfer(
+        services.ledger_transfer(
             debit=bob, credit=alice, amount=100, reason="transfer", key="k"
         )
 
@@ -211,7 +215,9 @@ def test_the_reason_is_one_of_the_ledgers():
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
 
     with pytest.raises(ValueError):
-        services.transfer(debit=alice, credit=bob, amount=1, reason="gift", key="k")
+        services.ledger_transfer(
+            debit=alice, credit=bob, amount=1, reason="gift", key="k"
+        )
 
     assert not Entry.objects.filter(idempotency_key="k").exists()
 
@@ -220,7 +226,9 @@ def test_a_key_is_required():
     alice, bob = services.wallet_of(UserFactory()), services.wallet_of(UserFactory())
 
     with pytest.raises(ValueError):
-        services.transfer(debit=alice, credit=bob, amount=1, reason="transfer", key="")
+        services.ledger_transfer(
+            debit=alice, credit=bob, amount=1, reason="transfer", key=""
+        )
 
 
 # Grants and refills
@@ -229,7 +237,7 @@ def test_a_key_is_required():
 def test_grant_comes_from_the_mint():
     user = UserFactory()
 
-    services.grant(user=user, amount=250, reason=Reason.GRANT, key="event:1")
+    services.coins_grant(user=user, amount=250, reason=Reason.GRANT, key="event:1")
 
     assert balance(user) == 1250
     assert services.mint_account().balance == -1250
@@ -242,7 +250,7 @@ def test_daily_refill_tops_up_to_the_mark_once_a_day():
     services.escrow_stake(user=user, ref="game:1", amount=900, key="s")
     assert balance(wallet) == 100
 
-    entry = services.daily_refill(user=user, today=date(2025, 3, 1))
+    entry = services.coins_refill_daily(user=user, today=date(2025, 3, 1))
 
     assert entry.amount == 400
     assert entry.reason == Reason.REFILL
@@ -251,9 +259,9 @@ def test_daily_refill_tops_up_to_the_mark_once_a_day():
 
     # Spent again the same day: no second refill until tomorrow.
     services.escrow_stake(user=user, ref="game:2", amount=450, key="s2")
-    assert services.daily_refill(user=user, today=date(2025, 3, 1)) == entry
+    assert services.coins_refill_daily(user=user, today=date(2025, 3, 1)) == entry
     assert balance(wallet) == 50
-    tomorrow = services.daily_refill(user=user, today=date(2025, 3, 2))
+    tomorrow = services.coins_refill_daily(user=user, today=date(2025, 3, 2))
     assert tomorrow.amount == 450
     assert balance(wallet) == 500
     books_are_sound()
@@ -262,7 +270,7 @@ def test_daily_refill_tops_up_to_the_mark_once_a_day():
 def test_no_refill_for_a_wallet_at_or_above_the_mark():
     user = UserFactory()
 
-    assert services.daily_refill(user=user, today=date(2025, 3, 1)) is None
+    assert services.coins_refill_daily(user=user, today=date(2025, 3, 1)) is None
 
     assert balance(user) == 1000
     assert not Entry.objects.filter(reason=Reason.REFILL).exists()
@@ -441,10 +449,10 @@ def test_cancelled_tournament_refunds_entry_fees():
 def test_admin_adjust_grants_and_removes_through_the_mint():
     user, operator = UserFactory(), StaffUserFactory()
 
-    added = services.admin_adjust(
+    added = services.coins_adjust(
         user=user, amount=500, reason_text="tournament winner", by=operator
     )
-    removed = services.admin_adjust(
+    removed = services.coins_adjust(
         user=user, amount=-200, reason_text="duplicate account", by=operator
     )
 
@@ -466,7 +474,7 @@ def test_admin_cannot_remove_more_than_the_wallet_holds():
     user, operator = UserFactory(), StaffUserFactory()
 
     with pytest.raises(InsufficientCoins):
-        services.admin_adjust(user=user, amount=-1001, reason_text="x", by=operator)
+        services.coins_adjust(user=user, amount=-1001, reason_text="x", by=operator)
 
     assert balance(user) == 1000
 
@@ -475,11 +483,11 @@ def test_admin_adjust_needs_an_operator_and_a_reason():
     user, operator = UserFactory(), StaffUserFactory()
 
     with pytest.raises(ValueError):
-        services.admin_adjust(user=user, amount=5, reason_text="x", by=None)
+        services.coins_adjust(user=user, amount=5, reason_text="x", by=None)
     with pytest.raises(ValueError):
-        services.admin_adjust(user=user, amount=5, reason_text="  ", by=operator)
+        services.coins_adjust(user=user, amount=5, reason_text="  ", by=operator)
     with pytest.raises(InvalidAmount):
-        services.admin_adjust(user=user, amount=0, reason_text="x", by=operator)
+        services.coins_adjust(user=user, amount=0, reason_text="x", by=operator)
 
 
 # The ledger
@@ -504,10 +512,10 @@ def test_the_books_balance_after_a_mixed_day():
     services.escrow_stake(user=users[0], ref="game:1", amount=300, key="1")
     services.escrow_stake(user=users[1], ref="game:1", amount=300, key="2")
     services.escrow_payout(ref="game:1", shares={users[1].pk: 600}, key_prefix="p1")
-    services.daily_refill(user=users[0], today=date(2025, 1, 1))
-    services.admin_adjust(user=users[2], amount=-999, reason_text="x", by=users[4])
-    services.daily_refill(user=users[2], today=date(2025, 1, 1))
-    services.grant(user=users[3], amount=5, reason="grant", key="g")
+    services.coins_refill_daily(user=users[0], today=date(2025, 1, 1))
+    services.coins_adjust(user=users[2], amount=-999, reason_text="x", by=users[4])
+    services.coins_refill_daily(user=users[2], today=date(2025, 1, 1))
+    services.coins_grant(user=users[3], amount=5, reason="grant", key="g")
 
     books_are_sound()
     circulating = sum(balance(u) for u in users)

@@ -128,7 +128,7 @@ def funded(people):
         for person in made:
             change = 1000 - coins.wallet_of(person.user).balance
             if change:
-                coins.admin_adjust(
+                coins.coins_adjust(
                     user=person.user, amount=change, reason_text="test", by=person.user
                 )
         return made

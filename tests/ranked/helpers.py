@@ -77,7 +77,7 @@ def balances(users) -> list[int]:
 
 def take_coins(user, amount: int) -> None:
     """Leave ``user`` with ``amount`` coins fewer, as an operator would."""
-    coins.admin_adjust(
+    coins.coins_adjust(
         user=user, amount=-amount, reason_text="test", by=StaffUserFactory()
     )
 

@@ -4,6 +4,7 @@ the service."""
 import pytest
 from django.urls import reverse
 
+from games.rated import rated_result
 from ratings import services
 from ratings.models import Rating, RatingChange
 from tests.factories import UserFactory
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def rated_game():
     game = resigned_match([UserFactory(username="nino"), UserFactory()])
-    services.rating_apply_game(game_id=game.pk)
+    services.rating_apply_game(rated_result(game.pk))
     return game
 
 

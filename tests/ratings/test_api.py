@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts import services as account_services
+from games.rated import rated_result
 from ratings import services
 from ratings.models import Rating
 from tests.factories import UserFactory
@@ -102,7 +103,7 @@ def test_rating_history_newest_first(api_client):
     games = []
     for loser in (1, 0):
         game = resigned_match([a, b], loser=loser)
-        services.rating_apply_game(game_id=game.pk)
+        services.rating_apply_game(rated_result(game.pk))
         games.append(game)
 
     response = api_client.get("/api/v1/players/nino/ratings/japanese/history/")

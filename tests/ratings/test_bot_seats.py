@@ -7,6 +7,7 @@ import pytest
 
 from games import services as games
 from games.models import Game, Seat
+from games.rated import rated_result
 from ratings import elo
 from ratings.categories import preset
 from ratings.models import Rating, RatingChange
@@ -44,7 +45,7 @@ def test_a_lone_player_is_rated_against_three_bots_of_fixed_rating():
     assert (change.user_id, change.before, change.delta) == (user.pk, 1500, expected)
     assert Rating.objects.get(user=user).games == 1
     # Applying again changes nothing.
-    assert rating_apply_game(game_id=game.pk) == []
+    assert rating_apply_game(rated_result(game.pk)) == []
 
 
 def test_partners_against_two_bots_share_their_side_s_change():

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from accounts import services as account_services
+from games.rated import rated_result
 from ratings import services
 from tests.factories import UserFactory
 from tests.ratings.helpers import rated, resigned_match
@@ -62,7 +63,7 @@ def test_the_player_page_charts_the_rating_history(client):
     account_services.profile_update(user=a, display_name="Nino B.", language="")
     for loser in (1, 1, 0):
         game = resigned_match([a, b], loser=loser)
-        services.rating_apply_game(game_id=game.pk)
+        services.rating_apply_game(rated_result(game.pk))
     casual = resigned_match([a, b], ranked=False)
 
     response = client.get("/players/nino/")
@@ -145,7 +146,7 @@ def test_the_chart_coordinates_are_never_localized(client, lang):
     """Russian and Turkish write "176,0": SVG would read a comma as a separator."""
     a, b = UserFactory(username="nino"), UserFactory()
     for loser in (1, 0, 1):
-        services.rating_apply_game(game_id=resigned_match([a, b], loser=loser).pk)
+        services.rating_apply_game(rated_result(resigned_match([a, b], loser=loser).pk))
     client.cookies["django_language"] = lang
 
     page = client.get("/players/nino/").content.decode()
@@ -165,7 +166,7 @@ def test_the_leaderboard_opens_on_the_category_of_the_latest_rated_game(client):
     assert 'aria-current="page" class="current">Joker<' in page
 
     game = resigned_match()
-    services.rating_apply_game(game_id=game.pk)
+    services.rating_apply_game(rated_result(game.pk))
 
     page = client.get("/ratings/").content.decode()
     assert 'aria-current="page" class="current">Japanese Joker<' in page

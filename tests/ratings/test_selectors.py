@@ -5,6 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts import services as account_services
+from games import selectors as game_selectors
+from games.rated import rated_result
 from ratings import selectors, services
 from ratings.models import Rating
 from tests.factories import UserFactory
@@ -87,7 +89,7 @@ def test_history_is_oldest_first():
     a, b = UserFactory(), UserFactory()
     for loser in (1, 1, 0):
         game = resigned_match([a, b], loser=loser)
-        services.rating_apply_game(game_id=game.pk)
+        services.rating_apply_game(rated_result(game.pk))
     history = list(selectors.rating_history(user_id=a.pk, category="japanese"))
     assert [c.delta > 0 for c in history] == [True, True, False]
     assert history[0].before == 1500
@@ -109,10 +111,10 @@ def test_searching_players():
 def test_recent_games_with_their_rating_changes():
     a, b = UserFactory(), UserFactory()
     rated_game = resigned_match([a, b], loser=1)
-    services.rating_apply_game(game_id=rated_game.pk)
+    services.rating_apply_game(rated_result(rated_game.pk))
     unrated = resigned_match([a, b], loser=0, ranked=False)
 
-    games = selectors.recent_games(a, viewer=b)
+    games = game_selectors.player_recent_games(a, viewer=b)
 
     assert [g.game_id for g in games] == [unrated.pk, rated_game.pk]
     assert (games[0].category, games[0].place, games[0].delta) == (None, 2, None)
@@ -125,6 +127,6 @@ def test_private_games_are_listed_to_the_player_only():
     game = resigned_match([a, b])
     game.table.is_private = True
     game.table.save()
-    assert selectors.recent_games(a, viewer=a)[0].private
-    assert selectors.recent_games(a, viewer=b) == []
-    assert selectors.recent_games(a) == []
+    assert game_selectors.player_recent_games(a, viewer=a)[0].private
+    assert game_selectors.player_recent_games(a, viewer=b) == []
+    assert game_selectors.player_recent_games(a) == []

@@ -12,6 +12,7 @@ from common.api_errors import exception_handler
 from common.errors import ApplicationError
 from games import services as game_services
 from games.models import Game
+from games.rated import rated_result
 from ratings import elo, selectors, services
 from ratings.models import Rating, RatingChange, RatingCount
 from tests.factories import StaffUserFactory, UserFactory
@@ -34,7 +35,7 @@ def test_a_resigned_japanese_match_is_rated():
     winner, loser = UserFactory(), UserFactory()
     game = resigned_match([winner, loser], loser=1)
 
-    changes = services.rating_apply_game(game_id=game.pk)
+    changes = services.rating_apply_game(rated_result(game.pk))
 
     # Both provisional (K 40) at 1500: +20 and -20.
     assert [(c.user, c.before, c.delta, c.after) for c in changes] == [
@@ -51,8 +52,8 @@ def test_a_resigned_japanese_match_is_rated():
 @pytest.mark.django_db
 def test_applying_a_game_twice_counts_it_once():
     game = resigned_match()
-    assert len(services.rating_apply_game(game_id=game.pk)) == 2
-    assert services.rating_apply_game(game_id=game.pk) == []
+    assert len(services.rating_apply_game(rated_result(game.pk))) == 2
+    assert services.rating_apply_game(rated_result(game.pk)) == []
     assert RatingChange.objects.filter(game=game).count() == 2
     assert sorted(Rating.objects.values_list("rating", flat=True)) == [1480, 1520]
     assert_ratings_add_up()
@@ -61,7 +62,7 @@ def test_applying_a_game_twice_counts_it_once():
 @pytest.mark.django_db
 def test_the_database_refuses_a_second_change_for_a_game_and_player():
     game = resigned_match()
-    (change, _) = services.rating_apply_game(game_id=game.pk)
+    (change, _) = services.rating_apply_game(rated_result(game.pk))
     with pytest.raises(IntegrityError), transaction.atomic():
         RatingChange.objects.create(
             game=game,
@@ -80,7 +81,7 @@ def test_established_players_move_by_the_standard_k():
         Rating.objects.create(user=user, category="japanese", games=25)
     services.rating_counts_rebuild()
     game = resigned_match([a, b], loser=0)
-    services.rating_apply_game(game_id=game.pk)
+    services.rating_apply_game(rated_result(game.pk))
     assert rating_of(a, "japanese").rating == 1490
     assert rating_of(b, "japanese").rating == 1510
     assert rating_of(b, "japanese").provisional is False
@@ -97,7 +98,7 @@ def test_the_counts_per_rating_follow_every_change():
     games = []
     for n, (one, two) in enumerate([(0, 1), (1, 2), (2, 0), (0, 1), (0, 2)]):
         game = resigned_match([users[one], users[two]], loser=n % 2)
-        services.rating_apply_game(game_id=game.pk)
+        services.rating_apply_game(rated_result(game.pk))
         games.append(game)
         assert_ratings_add_up()
     for game in games[1::2]:
@@ -114,7 +115,7 @@ def test_the_counts_per_rating_follow_every_change():
 @pytest.mark.django_db
 def test_the_counts_can_be_rebuilt_from_the_ratings():
     game = resigned_match()
-    services.rating_apply_game(game_id=game.pk)
+    services.rating_apply_game(rated_result(game.pk))
     RatingCount.objects.update(players=7)
     RatingCount.objects.create(category="joker", rating=1234, players=3)
 
@@ -130,7 +131,7 @@ def test_a_four_player_game_is_rated_by_places():
     users = [seat_user(game, n) for n in range(4)]
     places = game.result["places"]
 
-    changes = {c.user: c for c in services.rating_apply_game(game_id=game.pk)}
+    changes = {c.user: c for c in services.rating_apply_game(rated_result(game.pk))}
 
     expected = elo.free_for_all([1500] * 4, places, [40] * 4)
     assert [changes[u].delta for u in users] == expected
@@ -144,7 +145,7 @@ def test_a_four_player_game_is_rated_by_places():
 def test_partners_share_their_side_s_change():
     game = played_game("joker-pairs")
     places = game.result["places"]
-    changes = services.rating_apply_game(game_id=game.pk)
+    changes = services.rating_apply_game(rated_result(game.pk))
     deltas = [c.delta for c in sorted(changes, key=lambda c: c.user_id)]
 
     assert deltas[0] == deltas[2] and deltas[1] == deltas[3]
@@ -164,7 +165,9 @@ def test_a_leaver_is_rated_last():
     game = make_ranked(game)
     assert game.result["places"][1] == 4
 
-    changes = {c.user: c.delta for c in services.rating_apply_game(game_id=game.pk)}
+    changes = {
+        c.user: c.delta for c in services.rating_apply_game(rated_result(game.pk))
+    }
 
     assert changes[users[1]] == min(changes.values()) < 0
     assert rating_of(users[1], "joker-nines").games == 1
@@ -173,14 +176,14 @@ def test_a_leaver_is_rated_last():
 @pytest.mark.django_db
 def test_a_game_with_a_bot_is_unrated():
     game = resigned_match(loser=0, bots=1)
-    assert services.rating_apply_game(game_id=game.pk) == []
+    assert services.rating_apply_game(rated_result(game.pk)) == []
     assert not Rating.objects.exists()
 
 
 @pytest.mark.django_db
 def test_a_game_off_the_preset_is_unrated():
     game = resigned_match(options={"target": 11})
-    assert services.rating_apply_game(game_id=game.pk) == []
+    assert services.rating_apply_game(rated_result(game.pk)) == []
     assert not RatingChange.objects.exists()
 
 
@@ -188,18 +191,19 @@ def test_a_game_off_the_preset_is_unrated():
 def test_unfinished_and_aborted_games_are_unrated():
     users = [UserFactory(), UserFactory()]
     game = make_ranked(seated_game(users, "japanese", {"target": 21}))
-    assert services.rating_apply_game(game_id=game.pk) == []
+    # The games hand the ratings nothing to rate.
+    assert rated_result(game.pk) is None
     game_services.game_abort(game_id=game.pk, user=users[0])
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
-    assert services.rating_apply_game(game_id=game.pk) == []
+    assert rated_result(game.pk) is None
     assert not Rating.objects.exists()
 
 
 @pytest.mark.django_db
 def test_a_game_at_a_casual_table_is_unrated():
     game = resigned_match(ranked=False)
-    assert services.rating_apply_game(game_id=game.pk) == []
+    assert services.rating_apply_game(rated_result(game.pk)) == []
     assert not Rating.objects.exists()
 
 
@@ -208,8 +212,8 @@ def test_reverting_a_game_restores_the_ratings():
     a, b = UserFactory(), UserFactory()
     first = resigned_match([a, b], loser=1)
     second = resigned_match([a, b], loser=0)
-    services.rating_apply_game(game_id=first.pk)
-    (a_second, b_second) = services.rating_apply_game(game_id=second.pk)
+    services.rating_apply_game(rated_result(first.pk))
+    (a_second, b_second) = services.rating_apply_game(rated_result(second.pk))
     assert rating_of(a, "japanese").peak == 1520
 
     assert services.rating_revert_game(game_id=first.pk) == 2
@@ -229,7 +233,7 @@ def test_reverting_a_game_restores_the_ratings():
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
     # A reverted game can be applied again.
-    assert len(services.rating_apply_game(game_id=first.pk)) == 2
+    assert len(services.rating_apply_game(rated_result(first.pk))) == 2
     assert rating_of(a, "japanese").rating == 1520
 
 
@@ -275,8 +279,8 @@ def test_two_processes_applying_one_game_count_it_once():
     for _ in range(5):
         game = resigned_match()
         results = at_once(
-            lambda g=game: services.rating_apply_game(game_id=g.pk),
-            lambda g=game: services.rating_apply_game(game_id=g.pk),
+            lambda g=game: services.rating_apply_game(rated_result(g.pk)),
+            lambda g=game: services.rating_apply_game(rated_result(g.pk)),
         )
         assert sorted(len(r) for r in results) == [0, 2]
         assert RatingChange.objects.filter(game=game).count() == 2
@@ -290,8 +294,8 @@ def test_first_games_of_one_player_applied_at_once_both_count():
     two = resigned_match([newcomer, UserFactory()], loser=1)
 
     at_once(
-        lambda: services.rating_apply_game(game_id=one.pk),
-        lambda: services.rating_apply_game(game_id=two.pk),
+        lambda: services.rating_apply_game(rated_result(one.pk)),
+        lambda: services.rating_apply_game(rated_result(two.pk)),
     )
 
     rating = rating_of(newcomer, "japanese")
@@ -310,11 +314,11 @@ def test_apply_and_revert_at_once_leave_a_consistent_state():
         a, b = UserFactory(), UserFactory()
         one = resigned_match([a, b], loser=1)
         two = resigned_match([b, a], loser=1)
-        services.rating_apply_game(game_id=one.pk)
+        services.rating_apply_game(rated_result(one.pk))
 
         at_once(
             lambda one=one: services.rating_revert_game(game_id=one.pk),
-            lambda two=two: services.rating_apply_game(game_id=two.pk),
+            lambda two=two: services.rating_apply_game(rated_result(two.pk)),
         )
 
         assert not RatingChange.objects.filter(game=one).exists()
@@ -329,7 +333,7 @@ def test_ratings_that_keep_vanishing_refuse_the_game_as_an_application_error(
     game = resigned_match()
 
     with pytest.raises(ApplicationError) as caught:
-        services.rating_apply_game(game_id=game.pk)
+        services.rating_apply_game(rated_result(game.pk))
 
     assert isinstance(caught.value, services.RatingVanished)
     assert caught.value.code == "ratings_busy"
@@ -355,7 +359,7 @@ def test_the_api_answers_vanished_ratings_as_a_conflict_with_their_code():
 @pytest.mark.django_db
 def test_an_annulment_whose_ratings_vanish_is_refused_and_reported(client, request):
     game = resigned_match()
-    services.rating_apply_game(game_id=game.pk)
+    services.rating_apply_game(rated_result(game.pk))
     before = sorted(Rating.objects.values_list("user_id", "rating"))
     client.force_login(StaffUserFactory())
     # From here on: the game is rated first, and its revert meets them gone.

@@ -28,7 +28,7 @@ def players(count: int, coins_each: int = 1000) -> list:
         user = UserFactory(username=f"t-{uuid.uuid4().hex[:10]}")
         change = coins_each - coins.wallet_of(user).balance
         if change:
-            coins.admin_adjust(
+            coins.coins_adjust(
                 user=user, amount=change, reason_text="test wallet", by=user
             )
         made.append(user)
@@ -75,7 +75,7 @@ def play_round(tournament: Tournament, absent: frozenset = frozenset()) -> None:
     (as the worker's task would)."""
     for board in open_boards(tournament):
         play_out(board.table.game.pk, absent)
-        services.board_ended(board_id=board.pk)
+        services.board_take_result(board_id=board.pk)
 
 
 def play_to_the_end(tournament: Tournament, absent=frozenset(), limit=20) -> None:

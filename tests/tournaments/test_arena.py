@@ -32,7 +32,7 @@ def arena(count: int, minutes: int = 30, **fields):
 
 def finish_board(board: Board, now=None, absent=frozenset()) -> None:
     play_out(board.table.game.pk, absent)
-    services.board_ended(board_id=board.pk, now=now)
+    services.board_take_result(board_id=board.pk, now=now)
 
 
 def pairs_of(boards) -> set[frozenset]:
@@ -125,12 +125,12 @@ def test_the_tick_pairs_free_players_and_ends_an_idle_arena():
     for board in open_boards(tournament):
         play_out(board.table.game.pk)
     # The results are taken in by the sweep, which pairs the four again.
-    services.sweep_running(now=tournament.started_at + timedelta(minutes=1))
+    services.board_results_sweep(now=tournament.started_at + timedelta(minutes=1))
     assert len(open_boards(tournament)) == 2
     for board in open_boards(tournament):
         play_out(board.table.game.pk)
     after_the_end = tournament.ends_at + timedelta(seconds=1)
-    services.sweep_running(now=after_the_end)
+    services.board_results_sweep(now=after_the_end)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
@@ -142,7 +142,7 @@ def test_the_tick_alone_finishes_an_arena_left_with_nothing_to_play():
         board.table.game.pk,
         absent=frozenset(e.user_id for e in tournament.entries.all()),
     )
-    services.board_ended(board_id=board.pk)
+    services.board_take_result(board_id=board.pk)
     # Both were absent: both are out, nobody is left to pair.
     assert not open_boards(tournament)
     assert set(tournament.entries.values_list("status", flat=True)) == {
@@ -173,7 +173,7 @@ def test_a_result_taken_in_twice_pairs_once():
     first, second = open_boards(tournament)
     finish_board(first)
     finish_board(second)
-    assert not services.board_ended(board_id=second.pk)
+    assert not services.board_take_result(board_id=second.pk)
     assert services.arena_tick(now=tournament.started_at + timedelta(minutes=1)) == 0
     assert len(open_boards(tournament)) == 2
 

@@ -51,7 +51,7 @@ def test_two_beats_starting_the_same_tournament_start_it_once():
     now = tournament.starts_at + timedelta(seconds=1)
 
     outcomes = at_once(
-        [lambda: services.start_due(now=now) for _ in range(4)]
+        [lambda: services.tournament_start_due(now=now) for _ in range(4)]
         + [
             lambda: services.tournament_start(tournament_id=tournament.pk, now=now)
             for _ in range(4)

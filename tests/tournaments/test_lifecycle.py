@@ -80,7 +80,10 @@ def test_a_second_start_does_nothing():
 
     assert start_now(tournament) == "started"
     assert start_now(tournament) is None
-    assert services.start_due(now=tournament.starts_at + timedelta(minutes=1)) == {}
+    assert (
+        services.tournament_start_due(now=tournament.starts_at + timedelta(minutes=1))
+        == {}
+    )
 
     assert Round.objects.filter(tournament=tournament).count() == 1
     assert Board.objects.filter(round__tournament=tournament).count() == 2
@@ -93,7 +96,7 @@ def test_too_few_players_cancels_and_refunds_every_fee():
     register_all(tournament, users)
     total = coins.ledger_total()
 
-    outcome = services.start_due(now=tournament.starts_at)
+    outcome = services.tournament_start_due(now=tournament.starts_at)
 
     assert outcome == {tournament.pk: "cancelled"}
     tournament.refresh_from_db()
@@ -330,11 +333,11 @@ def test_each_result_is_taken_in_once():
     start_now(tournament)
     (board,) = open_boards(tournament)
 
-    assert services.board_ended(board_id=board.pk) is False  # still playing
+    assert services.board_take_result(board_id=board.pk) is False  # still playing
     play_out(board.table.game.pk)
-    assert services.board_ended(board_id=board.pk) is True
-    assert services.board_ended(board_id=board.pk) is False
-    assert services.sweep_running() == 0
+    assert services.board_take_result(board_id=board.pk) is True
+    assert services.board_take_result(board_id=board.pk) is False
+    assert services.board_results_sweep() == 0
     assert Round.objects.filter(tournament=tournament).count() == 2
 
 
@@ -345,7 +348,7 @@ def test_the_sweep_takes_in_a_result_whose_message_was_lost():
     (board,) = open_boards(tournament)
     play_out(board.table.game.pk)
 
-    assert services.sweep_running() == 1
+    assert services.board_results_sweep() == 1
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -377,7 +380,7 @@ def test_cancelling_a_running_tournament_stops_its_games_and_refunds():
     start_now(tournament)
     first, second = open_boards(tournament)
     play_out(first.table.game.pk)
-    services.board_ended(board_id=first.pk)
+    services.board_take_result(board_id=first.pk)
     total = coins.ledger_total()
 
     services.tournament_cancel(tournament_id=tournament.pk, reason="server move")
@@ -391,7 +394,7 @@ def test_cancelling_a_running_tournament_stops_its_games_and_refunds():
     assert coins.ledger_total() == total
     # The called-off game's end does not move the cancelled tournament; its
     # round is over, and nobody is sent to a table any more.
-    assert services.board_ended(board_id=second.pk) is False
+    assert services.board_take_result(board_id=second.pk) is False
     (round_,) = Round.objects.filter(tournament=tournament)
     assert round_.status == Round.Status.FINISHED
     assert not Board.objects.filter(round=round_, finished=False).exists()
@@ -444,8 +447,8 @@ def test_a_daily_schedule_creates_each_tournament_once():
     schedule = make_schedule()
     now = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
 
-    created = services.create_scheduled(now=now)
-    again = services.create_scheduled(now=now + timedelta(minutes=5))
+    created = services.tournament_create_scheduled(now=now)
+    again = services.tournament_create_scheduled(now=now + timedelta(minutes=5))
 
     assert [t.starts_at for t in created] == [datetime(2026, 12, 1, 20, 0, tzinfo=UTC)]
     assert again == []
@@ -457,7 +460,7 @@ def test_a_daily_schedule_creates_each_tournament_once():
     )
     assert tournament.schedule == schedule
     # The next day's opens once it is within the 24 hours.
-    later = services.create_scheduled(now=now + timedelta(hours=2))
+    later = services.tournament_create_scheduled(now=now + timedelta(hours=2))
     assert [t.starts_at.day for t in later] == [2]
 
 
@@ -465,11 +468,11 @@ def test_a_weekly_schedule_skips_the_other_days():
     make_schedule(weekdays="5", create_ahead_hours=24 * 7)  # Saturdays
     monday = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
-    created = services.create_scheduled(now=monday)
+    created = services.tournament_create_scheduled(now=monday)
 
     assert [t.starts_at.date().isoformat() for t in created] == ["2026-12-05"]
 
 
 def test_an_inactive_schedule_creates_nothing():
     make_schedule(active=False)
-    assert services.create_scheduled() == []
+    assert services.tournament_create_scheduled() == []

@@ -258,7 +258,7 @@ def test_a_player_whose_game_ended_waits_for_the_round(running):
     tournament, users = running
     seat = seat_of_user(tournament, users[0])
     play_out(seat.board.table.game.pk)
-    services.board_ended(board_id=seat.board.pk)
+    services.board_take_result(board_id=seat.board.pk)
     tournament.refresh_from_db()
     assert tournament.current_round == 1  # the other table still plays
 

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from games.models import Game
+from games.rated import rated_result
 from ratings.models import Rating, RatingChange
 from tests.games.helpers import play_out
 from tournaments.models import Board
@@ -77,7 +78,7 @@ def test_taking_a_result_in_again_rates_nothing_more():
 
     from ratings import services as ratings
 
-    assert ratings.rating_apply_game(game_id=game.pk) == []
+    assert ratings.rating_apply_game(rated_result(game.pk)) == []
     assert RatingChange.objects.filter(game=game).count() == 2
 
 

@@ -9,25 +9,25 @@ the status it found under the lock: a start or a round change asked twice
 
 from .arena import arena_tick
 from .lifecycle import (
-    start_due,
     tournament_cancel,
     tournament_create,
     tournament_start,
+    tournament_start_due,
 )
 from .registration import tournament_register, tournament_withdraw
-from .rounds import board_ended, sweep_running
-from .schedules import create_scheduled, next_starts
+from .rounds import board_results_sweep, board_take_result
+from .schedules import schedule_next_starts, tournament_create_scheduled
 
 __all__ = [
     "arena_tick",
-    "board_ended",
-    "create_scheduled",
-    "next_starts",
-    "start_due",
-    "sweep_running",
+    "board_results_sweep",
+    "board_take_result",
+    "schedule_next_starts",
     "tournament_cancel",
     "tournament_create",
+    "tournament_create_scheduled",
     "tournament_register",
     "tournament_start",
+    "tournament_start_due",
     "tournament_withdraw",
 ]

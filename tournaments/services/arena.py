@@ -18,23 +18,23 @@ from tournaments.formats import arena
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 from tournaments.standings import arena_rows, finished_boards, last_opponents
 
-from .boards import seat_board
-from .finishing import finish
+from .boards import board_seat
+from .finishing import tournament_finish
 from .locking import locked_tournament
 
 
-def start_arena(tournament: Tournament, now) -> Round:
+def arena_start(tournament: Tournament, now) -> Round:
     """The arena's one round, and the first pairings (under the lock)."""
     round_ = Round.objects.create(tournament=tournament, number=1)
     tournament.current_round = 1
     tournament.rounds = 1
     tournament.save(update_fields=["current_round", "rounds"])
     notify.changed_on_commit(tournament.pk, "round")
-    pair_free_players(tournament, round_, now)
+    arena_pair_free_players(tournament, round_, now)
     return round_
 
 
-def game_taken_in(tournament: Tournament, board: Board, now) -> None:
+def arena_take_result(tournament: Tournament, board: Board, now) -> None:
     """A board's result is in: a player who made no move of their own in
     that game is out (the timer would only play for them again); the
     others are free to be paired, unless the time is up."""
@@ -42,22 +42,22 @@ def game_taken_in(tournament: Tournament, board: Board, now) -> None:
     Entry.objects.filter(pk__in=absent, status=Entry.Status.PLAYING).update(
         status=Entry.Status.DROPPED
     )
-    carry_on(tournament, board.round, now)
+    arena_carry_on(tournament, board.round, now)
 
 
-def carry_on(tournament: Tournament, round_: Round, now) -> None:
+def arena_carry_on(tournament: Tournament, round_: Round, now) -> None:
     """Pair whoever is free while there is time; once it is up and the last
     game has ended, finish."""
     if now < tournament.ends_at:
-        pair_free_players(tournament, round_, now)
+        arena_pair_free_players(tournament, round_, now)
     elif not round_.boards.filter(finished=False).exists():
         round_.status = Round.Status.FINISHED
         round_.finished_at = now
         round_.save(update_fields=["status", "finished_at"])
-        finish(tournament, now)
+        tournament_finish(tournament, now)
 
 
-def pair_free_players(tournament: Tournament, round_: Round, now) -> list[Board]:
+def arena_pair_free_players(tournament: Tournament, round_: Round, now) -> list[Board]:
     """Seat every pair the free players make, best standings first."""
     busy = set(
         BoardSeat.objects.filter(
@@ -78,7 +78,7 @@ def pair_free_players(tournament: Tournament, round_: Round, now) -> list[Board]
         return []
     number = round_.boards.count()
     seated = [
-        seat_board(tournament, round_, number + index, [by_id[a], by_id[b]], now)
+        board_seat(tournament, round_, number + index, [by_id[a], by_id[b]], now)
         for index, (a, b) in enumerate(pairs, start=1)
     ]
     notify.changed_on_commit(tournament.pk, "round")
@@ -100,7 +100,7 @@ def arena_tick(*, now=None) -> int:
                 continue
             round_ = tournament.round_set.get(number=1)
             boards_before = round_.boards.count()
-            carry_on(tournament, round_, now)
+            arena_carry_on(tournament, round_, now)
             tournament.refresh_from_db(fields=["status"])
             finished = tournament.status != Tournament.Status.RUNNING
             changed += finished or round_.boards.count() != boards_before

@@ -9,7 +9,7 @@ from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
 FORFEIT_AFTER_TIMEOUTS = 3
 
 
-def seat_board(
+def board_seat(
     tournament: Tournament,
     round_: Round,
     number: int,

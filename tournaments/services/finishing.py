@@ -14,7 +14,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.standings import final_places
 
 
-def finish(tournament: Tournament, now) -> None:
+def tournament_finish(tournament: Tournament, now) -> None:
     """Final places, prizes out of the pool (all of it), results final.
     Runs under the tournament's lock, once its last round has ended."""
     places = final_places(tournament)

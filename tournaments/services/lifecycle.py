@@ -19,9 +19,9 @@ from ratings.models import Rating
 from tournaments import notify
 from tournaments.models import Board, Entry, Format, Round, Tournament
 
-from .arena import start_arena
+from .arena import arena_start
 from .locking import locked_tournament
-from .rounds import start_round
+from .rounds import round_start
 
 TOO_FEW_PLAYERS = "too few players"
 
@@ -64,13 +64,13 @@ def tournament_start(*, tournament_id: int, now=None) -> str | None:
             tournament.rounds = max(1, math.ceil(math.log2(len(entries))))
         tournament.save()
         if tournament.format == Format.ARENA:
-            start_arena(tournament, now)
+            arena_start(tournament, now)
         else:
-            start_round(tournament, 1, now)
+            round_start(tournament, 1, now)
         return "started"
 
 
-def start_due(*, now=None) -> dict[int, str]:
+def tournament_start_due(*, now=None) -> dict[int, str]:
     """Start (or cancel) every tournament whose start time has come."""
     now = now or timezone.now()
     due = Tournament.objects.filter(

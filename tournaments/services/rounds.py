@@ -19,13 +19,13 @@ from tournaments.standings import (
     swiss_history,
 )
 
-from .arena import game_taken_in
-from .boards import seat_board
-from .finishing import finish
+from .arena import arena_take_result
+from .boards import board_seat
+from .finishing import tournament_finish
 from .locking import locked_tournament
 
 
-def start_round(tournament: Tournament, number: int, now) -> Round:
+def round_start(tournament: Tournament, number: int, now) -> Round:
     """Pair or seat round ``number`` and start its games (under the lock)."""
     in_play = list(
         tournament.entries.filter(status=Entry.Status.PLAYING)
@@ -64,7 +64,7 @@ def start_round(tournament: Tournament, number: int, now) -> Round:
                     board=board, number=0, entry=humans[0], place=1, won=True
                 )
             continue
-        seat_board(tournament, round_, board_number, players, now)
+        board_seat(tournament, round_, board_number, players, now)
     _note_score_groups(round_, score_groups)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
@@ -144,7 +144,7 @@ def _multitable_groups(
     ]
 
 
-def board_ended(*, board_id: int, now=None) -> bool:
+def board_take_result(*, board_id: int, now=None) -> bool:
     """Copy a board's game result to its seats; when it was the round's
     last game, close the round and start the next (or finish). In an arena,
     pair its players again instead (or finish, once the time is up). False when
@@ -168,7 +168,7 @@ def board_ended(*, board_id: int, now=None) -> bool:
         _record(board, game)
         notify.changed_on_commit(tournament.pk, "result")
         if tournament.format == Format.ARENA:
-            game_taken_in(tournament, board, now)
+            arena_take_result(tournament, board, now)
         else:
             _advance_if_done(tournament, board.round, now)
         return True
@@ -200,9 +200,9 @@ def _advance_if_done(tournament: Tournament, round_: Round, now) -> None:
     players_left = tournament.entries.filter(status=Entry.Status.PLAYING).count()
     enough = 2 if tournament.players_per_table == 2 else 1
     if round_.number >= tournament.rounds or players_left < enough:
-        finish(tournament, now)
+        tournament_finish(tournament, now)
     else:
-        start_round(tournament, round_.number + 1, now)
+        round_start(tournament, round_.number + 1, now)
 
 
 def _close_round(tournament: Tournament, round_: Round, now) -> None:
@@ -246,7 +246,7 @@ def _knockout_losers(seats: list[BoardSeat]) -> list[int]:
     return losers
 
 
-def sweep_running(*, now=None) -> int:
+def board_results_sweep(*, now=None) -> int:
     """Take in every ended game whose announcement was lost (beat)."""
     now = now or timezone.now()
     ended = Board.objects.filter(
@@ -258,4 +258,4 @@ def sweep_running(*, now=None) -> int:
             Game.Status.ANNULLED,
         ],
     ).values_list("pk", flat=True)
-    return sum(board_ended(board_id=pk, now=now) for pk in list(ended))
+    return sum(board_take_result(board_id=pk, now=now) for pk in list(ended))

@@ -18,7 +18,7 @@ SETTINGS_FIELDS = [
 ]
 
 
-def next_starts(schedule: Schedule, now, horizon: timedelta) -> list[datetime]:
+def schedule_next_starts(schedule: Schedule, now, horizon: timedelta) -> list[datetime]:
     """The schedule's start times from ``now`` up to ``now + horizon``."""
     starts = []
     day = now.astimezone(UTC).date()
@@ -32,13 +32,13 @@ def next_starts(schedule: Schedule, now, horizon: timedelta) -> list[datetime]:
         day += timedelta(days=1)
 
 
-def create_scheduled(*, now=None) -> list[Tournament]:
+def tournament_create_scheduled(*, now=None) -> list[Tournament]:
     """Create the tournaments whose registration should be open by now."""
     now = now or timezone.now()
     created = []
     for schedule in Schedule.objects.filter(active=True):
         horizon = timedelta(hours=schedule.create_ahead_hours)
-        for start in next_starts(schedule, now, horizon):
+        for start in schedule_next_starts(schedule, now, horizon):
             if Tournament.objects.filter(schedule=schedule, starts_at=start).exists():
                 continue
             fields = {name: getattr(schedule, name) for name in SETTINGS_FIELDS}
