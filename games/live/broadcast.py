@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 import orjson
 
-from games.live.game import PLAYING, LiveGame, Step
+from games.live.game import LiveGame
+from games.live.steps import PLAYING, Step
 from joker.view import position, view
 
 Audience = int | None

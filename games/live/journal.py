@@ -25,11 +25,7 @@ import psycopg
 from django.db import IntegrityError, connection, connections, transaction
 
 from games import signals
-from games.live.game import (
-    FINISHED,
-    LiveGame,
-    Step,
-)
+from games.live.game import LiveGame
 from games.live.statements import (
     GAME,
     jsonb,
@@ -37,6 +33,7 @@ from games.live.statements import (
     presence_json,
     statements,
 )
+from games.live.steps import FINISHED, Step
 from games.models import Game
 
 logger = logging.getLogger(__name__)

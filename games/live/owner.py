@@ -374,7 +374,7 @@ class GameOwner:
         if step.ends_game:
             # The end is told as a snapshot: it carries the result, the deals
             # revealed and the coins won, which no event does.
-            since = step.events[0]["version"] - 1
+            since = step.events[0].version - 1
             texts = {
                 audience: broadcast.encode(self.sync(audience, since))
                 for audience in wanted

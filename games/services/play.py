@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from common.errors import NotAllowed, NotFound
 from games.live import journal, loading, relay, thinking
-from games.live.game import PLAYER, LiveGame, Step
+from games.live.game import LiveGame
+from games.live.steps import PLAYER, Step
 from games.models import Game
 
 
@@ -125,7 +126,7 @@ def game_call_off(*, game_id: int) -> bool:
 
     def decide(live: LiveGame) -> Step:
         if live.status != Game.Status.PLAYING:
-            return Step(events=[], state=live.state, deadline=None)
+            return Step(events=(), state=live.state, deadline=None)
         return live.decide_abort(None, now)
 
     return bool(change_game(game_id, decide).events)
@@ -139,7 +140,7 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
     now = now or timezone.now()
 
     def decide(live: LiveGame) -> Step:
-        nothing = Step(events=[], state=live.state, deadline=live.deadline)
+        nothing = Step(events=(), state=live.state, deadline=live.deadline)
         if live.status != Game.Status.PLAYING or live.version != version:
             return nothing
         if live.deadline is None or live.deadline > now:
