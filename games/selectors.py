@@ -78,9 +78,14 @@ def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
         "commitments": list(game.commitments),
     }
     if game.status != Game.Status.PLAYING:
-        data["reveal"] = reveal(game)
-        data["nets"] = game_coin_nets(game, seats)
+        data.update(game_ending(game, seats))
     return data
+
+
+def game_ending(game: Game, seats: list[Seat] | None = None) -> dict:
+    """What the snapshot of a game that is over adds: the deals revealed
+    and the coins each seat won."""
+    return {"reveal": reveal(game), "nets": game_coin_nets(game, seats)}
 
 
 def reveal(game: Game) -> list[dict]:

@@ -35,6 +35,7 @@ from games.live.statements import (
 )
 from games.live.steps import FINISHED, Step
 from games.models import Game
+from games.selectors import game_ending
 
 logger = logging.getLogger(__name__)
 
@@ -207,9 +208,12 @@ def write_sync(live: LiveGame, step: Step) -> None:
         raise Fenced(str(error)) from error
 
 
-def finish_sync(live: LiveGame, step: Step) -> None:
+def finish_sync(live: LiveGame, step: Step) -> dict:
     """Write the game's last step with what its end settles, in one
-    transaction: the stakes paid out (or refunded) and the ratings."""
+    transaction: the stakes paid out (or refunded) and the ratings. Returns
+    what the game's last snapshot adds (``selectors.game_ending``), read in
+    that transaction: the deals revealed, and the coins won as the ledger
+    now holds them."""
     from games import stakes
 
     with transaction.atomic():
@@ -225,3 +229,4 @@ def finish_sync(live: LiveGame, step: Step) -> None:
                 sender=Game, game_id=game_id, table_id=table_id
             )
         )
+        return game_ending(game)
