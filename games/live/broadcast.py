@@ -14,8 +14,7 @@ from collections.abc import Iterable
 
 import orjson
 
-from games.live.game import LiveGame
-from games.live.steps import PLAYING, Step
+from games.live.game import PLAYING, LiveGame, Step
 from joker.view import position, view
 
 Audience = int | None

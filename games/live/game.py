@@ -30,7 +30,7 @@ from games.live.steps import (
     timeouts_after,
 )
 
-# Still imported from here by the owner and the hall.
+# The rest of the live game imports these from here too.
 from games.live.steps import DISCONNECT as DISCONNECT
 from games.live.steps import public_step as public_step
 from joker import EngineError, apply

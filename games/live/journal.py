@@ -25,7 +25,11 @@ import psycopg
 from django.db import IntegrityError, connection, connections, transaction
 
 from games import signals
-from games.live.game import LiveGame
+from games.live.game import (
+    FINISHED,
+    LiveGame,
+    Step,
+)
 from games.live.statements import (
     GAME,
     jsonb,
@@ -33,7 +37,6 @@ from games.live.statements import (
     presence_json,
     statements,
 )
-from games.live.steps import FINISHED, Step
 from games.models import Game
 from games.selectors import game_ending
 

@@ -11,8 +11,7 @@ from datetime import datetime
 import orjson
 from psycopg.types.json import Jsonb
 
-from games.live.game import LiveGame
-from games.live.steps import FINISHED, Step, timeouts_after
+from games.live.game import FINISHED, LiveGame, Step, timeouts_after
 from games.models import DealRecord, Game, GameEvent, Seat, Table
 from joker.codec import state_to_json
 

@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from common.errors import NotAllowed, NotFound
 from games.live import journal, loading, relay, thinking
-from games.live.game import LiveGame
-from games.live.steps import PLAYER, Step
+from games.live.game import PLAYER, LiveGame, Step
 from games.models import Game
 
 
