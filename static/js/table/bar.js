@@ -1,6 +1,7 @@
 // The bar over the felt: which deal of how many, the pulka, the dealer, the
 // table's bid total, the deal's commitment and the connection.
 
+import { el } from "../lib/dom.js";
 import { fmt, gettext, ngettext } from "../lib/i18n.js";
 import { pulkaPosition } from "../game/premium.js";
 
@@ -25,11 +26,13 @@ export class Bar {
       deal.textContent = fmt(gettext("Deal %s"), view.deal + 1);
     } else {
       const where = pulkaPosition(view.deal, rules.pulka_sizes);
-      deal.textContent =
-        fmt(gettext("Deal %s of %s"), view.deal + 1, rules.schedule.length) +
-        " · " +
-        fmt(gettext("pulka %s"), where.pulka) +
-        (view.cards ? " · " + fmt(ngettext("%s card", "%s cards", view.cards), view.cards) : "");
+      // The pulka in a part of its own: a phone leaves it out to keep the
+      // bar on one line (the scoresheet shows it).
+      deal.replaceChildren(
+        fmt(gettext("Deal %s of %s"), view.deal + 1, rules.schedule.length),
+        el("span", "bar-pulka", " · " + fmt(gettext("pulka %s"), where.pulka)),
+        view.cards ? " · " + fmt(ngettext("%s card", "%s cards", view.cards), view.cards) : "",
+      );
     }
     dealer.textContent =
       view.dealer === null || over
