@@ -67,7 +67,7 @@ def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
     """The part of a snapshot that is the same for every recipient."""
     ending = None
     if game.status != Game.Status.PLAYING:
-        ending = {"reveal": reveal(game), "nets": game_coin_nets(game, seats)}
+        ending = game_ending(game, seats)
     return snapshots.shared(
         game=game.pk,
         table=game.table.pk,
@@ -79,6 +79,12 @@ def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
         commitments=game.commitments,
         ending=ending,
     )
+
+
+def game_ending(game: Game, seats: list[Seat] | None = None) -> dict:
+    """What the snapshot of a game that is over adds: the deals revealed
+    and the coins each seat won."""
+    return {"reveal": reveal(game), "nets": game_coin_nets(game, seats)}
 
 
 def reveal(game: Game) -> list[dict]:

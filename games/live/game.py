@@ -4,38 +4,39 @@
 anything: the engine state, the version, the deadline, the seats, the
 table's settings, and the answers already given to action ids. Each
 ``decide_*`` method either raises an ``ApplicationError`` (nothing changed)
-or returns a ``Step``: the rows to append, the state after, and the answer.
+or returns a ``Step`` (``steps``): the rows to append, the state after, and
+the answer.
 The step changes nothing until ``commit`` is called with it, which the owner
 does once the journal has made it durable.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from common.errors import ApplicationError, NotAllowed
-from games import fairness
 from games.errors import NotPlaying, StaleVersion
+from games.live.steps import (
+    ABORTED,
+    BOT,
+    FINISHED,
+    PLAYER,
+    PLAYING,
+    TIMEOUT,
+    Event,
+    Step,
+    next_deal,
+    timeouts_after,
+)
+
+# The rest of the live game imports these from here too.
+from games.live.steps import DISCONNECT as DISCONNECT
+from games.live.steps import public_step as public_step
 from joker import EngineError, apply
-from joker.actions import Deal, Resign, action_from_json, action_to_json
+from joker.actions import Resign, action_from_json, action_to_json
 from joker.events import describe
-from joker.shuffle import deal_cards
 from joker.state import DEAL, State
-
-PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
-PLAYER, BOT, TIMEOUT, DISCONNECT = "player", "bot", "timeout", "disconnect"
-
-
-def public_step(version: int, public: list, cause: str) -> dict:
-    """One step's public events as updates and syncs list them. A move the
-    timer made for its seat says so, ``"cause": "timeout"`` (docs/protocol.md):
-    a field added for it alone, so every other step reads as it always did."""
-    step = {"version": version, "events": public}
-    if cause == TIMEOUT:
-        step["cause"] = TIMEOUT
-    return step
-
 
 # Besides at every deal, the state is saved once this many steps passed
 # since the last save, so that a takeover replays few events.
@@ -66,49 +67,6 @@ class SeatInfo:
     @property
     def played_by_bot(self) -> bool:
         return bool(self.bot) or self.left
-
-
-@dataclass
-class Step:
-    """One change of a game, decided but not yet applied."""
-
-    events: list[dict]
-    state: State
-    deadline: datetime | None
-    status: str = PLAYING
-    deal: dict | None = None  # the new deal's record, with its secret salt
-    seat_left: int | None = None
-    answer: dict | None = None
-    client: tuple[int, str] | None = None  # (seat, action id) answered
-    cause: str = PLAYER
-    seat: int | None = None
-    save_state: bool = False
-
-    @property
-    def version(self) -> int:
-        return self.events[-1]["version"]
-
-    @property
-    def ends_game(self) -> bool:
-        return self.status != PLAYING
-
-    @property
-    def public(self) -> list[dict]:
-        """The public events, as an update lists them."""
-        return [
-            public_step(event["version"], event["public"], event["cause"])
-            for event in self.events
-        ]
-
-
-def timeouts_after(timeouts: list[int], events: list[dict]) -> list[int]:
-    """Each seat's timeouts in a row once ``events`` have happened."""
-    counts = list(timeouts)
-    for event in events:
-        if event["kind"] == "action":
-            seat = event["seat"]
-            counts[seat] = counts[seat] + 1 if event["cause"] == TIMEOUT else 0
-    return counts
 
 
 @dataclass
@@ -161,7 +119,7 @@ class LiveGame:
         answered = self.answers.get((seat, client_id))
         if answered is not None:
             return Step(
-                events=[],
+                events=(),
                 state=self.state,
                 deadline=self.deadline,
                 answer={"version": answered},
@@ -191,23 +149,15 @@ class LiveGame:
             and now > self.deadline + timedelta(seconds=lag)
         ):
             raise Late("your time ran out: the automatic move is made instead")
-        step = self._step(engine_action, cause=PLAYER, now=now)
-        step.client = (seat, client_id)
-        step.answer = {"version": step.version}
-        step.events[0]["client_id"] = client_id
-        return step
+        step = self._step(engine_action, cause=PLAYER, now=now, client_id=client_id)
+        return replace(step, answer={"version": step.version})
 
     def decide_resign(self, seat: int, *, cause: str, now: datetime) -> Step:
         self.check_playing()
         if self.seats[seat].left:
             raise NotAllowed("you have already left this game")
-        step = self._step(Resign(seat), cause=cause, now=now)
-        step.seat_left = seat
-        if not step.ends_game:
-            # The seat is a bot's from now on, on the bot's clock.
-            step.deadline = self._next_deadline(step.state, now, leaving=seat)
-        step.answer = {"version": step.version}
-        return step
+        step = self._step(Resign(seat), cause=cause, now=now, leaving=seat)
+        return replace(step, answer={"version": step.version})
 
     def decide_automatic(self, now: datetime, thought=None) -> Step:
         """The move due now for the seat to move: the practice bot's
@@ -221,12 +171,11 @@ class LiveGame:
         if seat.played_by_bot:
             if thought is None:
                 return self._step(autopilot_action(self.state), cause=BOT, now=now)
-            step = self._step(thought.action, cause=BOT, now=now)
-            step.events[0]["thinking_ms"] = thought.milliseconds
-            return step
+            return self._step(
+                thought.action, cause=BOT, now=now, thinking_ms=thought.milliseconds
+            )
         if self._forfeits(seat.number):
-            step = self.decide_resign(seat.number, cause=TIMEOUT, now=now)
-            return step
+            return self.decide_resign(seat.number, cause=TIMEOUT, now=now)
         return self._step(autopilot_action(self.state), cause=TIMEOUT, now=now)
 
     def decide_abort(self, seat: int | None, now: datetime) -> Step:
@@ -235,11 +184,11 @@ class LiveGame:
         self.check_playing()
         if seat is not None:
             self._check_abort_allowed(seat)
-        event = self._event(
-            self.version + 1, kind="abort", public=[{"type": "aborted"}], now=now
+        event = Event(
+            self.version + 1, kind="abort", public=[{"type": "aborted"}], created_at=now
         )
         return Step(
-            events=[event],
+            events=(event,),
             state=self.state,
             deadline=None,
             status=ABORTED,
@@ -268,10 +217,14 @@ class LiveGame:
 
     def decide_first_deal(self, now: datetime) -> Step:
         """The game's first deal (a new game is at version 0)."""
-        step = Step(events=[], state=self.state, deadline=None)
-        self._deal_next(step, now)
-        step.deadline = self._next_deadline(step.state, now)
-        return step
+        event, deal, after = next_deal(self.state, self.version + 1, now)
+        return Step(
+            events=(event,),
+            state=after,
+            deadline=self._next_deadline(after, now),
+            deal=deal,
+            save_state=True,
+        )
 
     def check_playing(self) -> None:
         if self.status != PLAYING:
@@ -285,10 +238,13 @@ class LiveGame:
             return
         self.timeouts = timeouts_after(self.timeouts, step.events)
         for event in step.events:
-            if event["kind"] == "action":
+            if event.kind == "action":
                 self._count(event)
-            elif event["kind"] == "deal":
+            elif event.kind == "deal":
                 self.deal_actions = []
+            if event.client_id:
+                # A resend of the action is answered as the step was.
+                self.answers[(event.seat, event.client_id)] = step.version
         self.state = step.state
         self.version = step.version
         self.deadline = step.deadline
@@ -299,76 +255,70 @@ class LiveGame:
             self.commitments = [*self.commitments, step.deal["commitment"]]
         if step.seat_left is not None:
             self.seats[step.seat_left].left = True
-        if step.client is not None:
-            self.answers[step.client] = step.answer["version"]
         if step.cause == TIMEOUT and step.seat is not None:
             self.timed_out = (step.version - len(step.events), step.seat)
 
-    def _count(self, event: dict) -> None:
-        action = event["action"]
+    def _count(self, event: Event) -> None:
+        action = event.action
         if "card" in action:
             self.cards_played += 1
         self.deal_actions.append(action_from_json(action))
 
     # The parts of a step
 
-    def _step(self, action, *, cause: str, now: datetime) -> Step:
+    def _step(
+        self,
+        action,
+        *,
+        cause: str,
+        now: datetime,
+        client_id: str = "",
+        thinking_ms: int | None = None,
+        leaving: int | None = None,
+    ) -> Step:
+        """The step of ``action``, and of the next deal when it ends one.
+        ``leaving`` is the seat that leaves the game by it (a resignation):
+        a bot's from now on, on the bot's clock."""
         try:
             after = apply(self.state, action)
         except EngineError as error:
             raise ApplicationError(str(error), code=error.code) from error
-        version = self.version + 1
-        event = self._event(
-            version,
+        moved = Event(
+            self.version + 1,
             kind="action",
             public=describe(self.state, action, after),
-            now=now,
+            created_at=now,
             seat=action.seat,
             cause=cause,
             action=action_to_json(action),
+            client_id=client_id,
+            thinking_ms=thinking_ms,
         )
-        step = Step(
-            events=[event], state=after, deadline=None, cause=cause, seat=action.seat
-        )
+        events, deal = (moved,), None
         if after.phase == DEAL:
-            self._deal_next(step, now)
-        if step.state.is_over:
-            step.status = FINISHED
-            step.save_state = True
+            dealt, deal, after = next_deal(after, moved.version + 1, now)
+            events = (moved, dealt)
+        if after.is_over:
+            status, deadline, save_state = FINISHED, None, True
         else:
-            step.deadline = self._next_deadline(step.state, now)
-            if step.version - self.state_version >= SNAPSHOT_EVERY:
-                step.save_state = True
-        return step
-
-    def _deal_next(self, step: Step, now: datetime) -> None:
-        """Shuffle, commit to and start the next deal, within ``step``."""
-        state = step.state
-        deal: Deal = deal_cards(state)
-        salt, commitment = fairness.commit(state.deal_index, deal)
-        after = apply(state, deal)
-        public = describe(state, deal, after)
-        public[0]["commitment"] = commitment
-        version = step.events[-1]["version"] + 1 if step.events else self.version + 1
-        step.events.append(
-            self._event(
-                version,
-                kind="deal",
-                public=public,
-                now=now,
-                action={"deal": state.deal_index},
+            status = PLAYING
+            deadline = self._next_deadline(after, now, leaving=leaving)
+            # Every deal saves the state, and so does a long enough run of moves.
+            save_state = (
+                deal is not None
+                or events[-1].version - self.state_version >= SNAPSHOT_EVERY
             )
+        return Step(
+            events=events,
+            state=after,
+            deadline=deadline,
+            status=status,
+            deal=deal,
+            seat_left=leaving,
+            cause=cause,
+            seat=action.seat,
+            save_state=save_state,
         )
-        step.deal = {
-            "index": state.deal_index,
-            "hands": [list(hand) for hand in deal.hands],
-            "turned": deal.turned or "",
-            "columns": [[list(column) for column in own] for own in deal.columns],
-            "salt": salt,
-            "commitment": commitment,
-        }
-        step.state = after
-        step.save_state = True
 
     def _next_deadline(
         self, state: State, now: datetime, leaving: int | None = None
@@ -383,29 +333,6 @@ class LiveGame:
         """Whether this timeout is one too many in a row."""
         limit = self.timing.forfeit_after_timeouts
         return bool(limit) and self.timeouts[seat] + 1 >= limit
-
-    def _event(
-        self,
-        version: int,
-        *,
-        kind: str,
-        public: list,
-        now: datetime,
-        seat: int | None = None,
-        cause: str = PLAYER,
-        action: dict | None = None,
-    ) -> dict:
-        return {
-            "version": version,
-            "kind": kind,
-            "seat": seat,
-            "cause": cause,
-            "action": action,
-            "public": public,
-            "client_id": "",
-            "thinking_ms": None,
-            "created_at": now,
-        }
 
     @property
     def to_move(self) -> SeatInfo:

@@ -38,6 +38,7 @@ from games.live.statements import (
     statements,
 )
 from games.models import Game
+from games.selectors import game_ending
 
 logger = logging.getLogger(__name__)
 
@@ -210,9 +211,12 @@ def write_sync(live: LiveGame, step: Step) -> None:
         raise Fenced(str(error)) from error
 
 
-def finish_sync(live: LiveGame, step: Step) -> None:
+def finish_sync(live: LiveGame, step: Step) -> dict:
     """Write the game's last step with what its end settles, in one
-    transaction: the stakes paid out (or refunded) and the ratings."""
+    transaction: the stakes paid out (or refunded) and the ratings. Returns
+    what the game's last snapshot adds (``selectors.game_ending``), read in
+    that transaction: the deals revealed, and the coins won as the ledger
+    now holds them."""
     from games import stakes
 
     with transaction.atomic():
@@ -228,3 +232,4 @@ def finish_sync(live: LiveGame, step: Step) -> None:
                 sender=Game, game_id=game_id, table_id=table_id
             )
         )
+        return game_ending(game)

@@ -1,6 +1,7 @@
 """Reading a live game back from the database, as its owner holds it: the
 state at its last snapshot with the events after it replayed, the seats, the
-clocks, the presence and the answers to action ids."""
+clocks, the presence and the answers to action ids; and what the snapshot
+of a game that is over adds."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from games import rows
 from games.live.game import LiveGame, SeatInfo, Timing
 from games.live.statements import presence_from_json
 from games.models import Game, GameEvent, replay_events
+from games.selectors import game_ending
 from joker.actions import action_from_json
 from joker.codec import state_from_json
 
@@ -90,6 +92,12 @@ def load_many(
             presence=presence_from_json(game.presence),
         )
     return loaded
+
+
+def ending_of(game_id: int) -> dict:
+    """What the snapshot of a game that is over adds (``game_ending``), for
+    an owner that read the game after its end."""
+    return game_ending(Game.objects.select_related("table").get(pk=game_id))
 
 
 def _deal_actions(events: list) -> list:

@@ -2,10 +2,10 @@
 
 A ``GameOwner`` lives in the process that holds the game's lease (see
 ``hall``). It keeps the game (``LiveGame``), the sockets attached to it,
-the seats' presence and the turn's alarm, and handles one command at a time
-under its lock: decide the step, write it (``journal``), apply it in
-memory, send every audience its update and the sender its answer
-(``broadcast``), set the next alarm (``timers``).
+the seats' presence (``presence``) and the turn's alarm, and handles one
+command at a time under its lock: decide the step, write it (``journal``),
+apply it in memory, send every audience its update and the sender its
+answer (``broadcast``), set the next alarm (``timers``).
 
 Sockets are sinks with ``send_text`` and ``close``: a consumer in this
 process, or one in another process reached through the channel layer. The
@@ -36,6 +36,7 @@ from games.errors import NotPlaying, Unavailable
 from games.live import bot_pool, broadcast, journal, loading, thinking
 from games.live.commands import Abort, Action, Heard, OwnerCommand, Reload, Resign, Sync
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
+from games.live.presence import Presence
 from games.live.timers import Alarm, now
 
 logger = logging.getLogger(__name__)
@@ -84,16 +85,7 @@ class GameOwner:
         self.recent: deque[tuple[int, bytes]] = deque(recent, maxlen=RECENT_STEPS)
         self.lock = asyncio.Lock()
         self.sockets: dict[str, Attached] = {}
-        # Seats that were present when the game changed owner, until their
-        # sockets come back or the silence limit passes (``hall``).
-        self.expected: dict[int, float] = {}
-        # The alarm of each away seat's disconnect grace (its time is in
-        # ``live.presence``).
-        self.graces: dict[int, Alarm] = {}
-        # Presence is written one change at a time, each the whole of it.
-        self.presence_lock = asyncio.Lock()
-        # The seats present as everyone was last told.
-        self.told_present: set[int] = set()
+        self.presence = Presence(self, self._grace_over)
         self.alarm = Alarm(self._alarm_rang)
         self.ending: dict | None = None
         self.gone = False
@@ -105,21 +97,13 @@ class GameOwner:
     # Presence
 
     def present(self) -> set[int]:
-        seats = {a.audience for a in self.sockets.values() if a.audience is not None}
-        return seats | set(self.expected)
+        return self.presence.seats()
 
     async def start(self, silent_since: float) -> None:
         """Begin owning: the turn's alarm set, and presence as last written:
         a seat that was here is expected back (its sockets reconnect here),
         a seat away keeps its grace."""
-        live = self.live
-        for seat, grace_due in live.presence.items():
-            if live.seats[seat].left:
-                continue
-            if grace_due is None:
-                self.expected[seat] = silent_since
-            else:
-                self._arm_grace(seat, grace_due)
+        self.presence.resume(silent_since)
         self._arm()
         await self._presence_changed()
 
@@ -127,14 +111,10 @@ class GameOwner:
         self.sockets[key] = Attached(sink, audience)
         shown = audience is not None and self.live.status == PLAYING
         if shown:
-            self.expected.pop(audience, None)
-            self._cancel_grace(audience)
+            self.presence.back(audience)
         await sink.send_text(broadcast.encode(self.sync(audience, since)))
-        if shown and self.live.presence.get(audience, "never") is not None:
-            # Shown their hand, or back from away: recorded before anything
-            # else happens to the seat.
-            self.live.presence[audience] = None
-            await self._record_presence()
+        if shown:
+            await self.presence.shown(audience)
         await self._presence_changed()
 
     async def detach(self, key: str) -> None:
@@ -157,64 +137,13 @@ class GameOwner:
                 await attached.sink.close(4408)
             except Exception:  # a socket already gone has nothing to close
                 logger.debug("closing a silent socket failed", exc_info=True)
-        for seat, since in list(self.expected.items()):
-            if checked_at - since > limit:
-                del self.expected[seat]
+        self.presence.forget_expected(checked_at, limit)
         await self._presence_changed()
 
     async def _presence_changed(self) -> None:
-        """Start the grace of each seat recorded here that has no socket
-        now, and tell everyone who is here if that changed since they were
-        last told. (Both read the state now, not a set taken before an
-        await: changes made meanwhile by other sockets count once.)"""
-        live = self.live
-        present = self.present()
-        if live.status == PLAYING:
-            # A player who was here and is gone has the grace period to come
-            # back; one who never came is played for by the turn timer.
-            grace = timedelta(seconds=settings.PULKA_DISCONNECT_GRACE_SECONDS)
-            gone = [
-                seat
-                for seat, grace_due in live.presence.items()
-                if grace_due is None
-                and seat not in present
-                and not live.seats[seat].left
-            ]
-            for seat in gone:
-                live.presence[seat] = now() + grace
-                self._arm_grace(seat, live.presence[seat])
-            if gone:
-                await self._record_presence()
-        present = self.present()  # the await above may have changed it
-        if present != self.told_present:
-            self.told_present = present
-            await self._send_all_same(broadcast.presence_text(live, present))
-
-    async def _record_presence(self) -> None:
-        """Write presence for whoever takes the game over should this
-        process die: the graces are jobs of record, as the deadline is."""
-        async with self.presence_lock:
-            try:
-                await self.hall.journal.record_presence(self.live)
-            except (DatabaseError, psycopg.Error) as error:
-                # The graces still run here; only a takeover meanwhile
-                # would miss this change.
-                logger.warning("game %s: presence not stored: %s", self.game_id, error)
-
-    # Graces
-
-    def _arm_grace(self, seat: int, due) -> None:
-        alarm = self.graces.get(seat)
-        if alarm is None:
-            alarm = self.graces[seat] = Alarm(
-                lambda: self.hall.spawn(self._grace_over(seat))
-            )
-        alarm.set(due)
-
-    def _cancel_grace(self, seat: int) -> None:
-        alarm = self.graces.pop(seat, None)
-        if alarm is not None:
-            alarm.cancel()
+        text = await self.presence.changed()
+        if text is not None:
+            await self._send_all_same(text)
 
     async def _grace_over(self, seat: int) -> None:
         """The seat's grace ran out: unless its player is back, the seat is
@@ -228,16 +157,16 @@ class GameOwner:
             if live.status != PLAYING or live.seats[seat].left:
                 return
             if due - now() > EARLY:
-                self._arm_grace(seat, due)  # moved on by an outage meanwhile
+                self.presence.arm_grace(seat, due)  # moved on by an outage meanwhile
                 return
             try:
                 await self._apply(live.decide_resign(seat, cause=DISCONNECT, now=now()))
             except Unavailable:
-                self._arm_grace(seat, now() + RETRY_UNSTORED)
+                self.presence.arm_grace(seat, now() + RETRY_UNSTORED)
             except ApplicationError as error:
                 logger.info("no grace to end in game %s: %s", live.game_id, error)
             else:
-                self.graces.pop(seat, None)
+                self.presence.cancel_grace(seat)
 
     # Commands
 
@@ -373,11 +302,13 @@ class GameOwner:
         if not step.events:
             return  # a resend: answered as before
         live = self.live
+        ending = None
         try:
             if step.ends_game:
-                await sync_to_async(journal.finish_sync, thread_sensitive=False)(
-                    live, step
-                )
+                # The end's snapshot carries what finishing the game settled.
+                ending = await sync_to_async(
+                    journal.finish_sync, thread_sensitive=False
+                )(live, step)
             else:
                 await self.hall.journal.write(live, step)
         except journal.Gone:
@@ -403,15 +334,13 @@ class GameOwner:
         live.commit(step)
         self.recent.extend(map(broadcast.held, step.public))
         if step.ends_game:
-            self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
-                live.game_id
-            )
+            self.ending = ending
         # Built only for the audiences with a socket here.
         wanted = {attached.audience for attached in self.sockets.values()}
         if step.ends_game:
             # The end is told as a snapshot: it carries the result, the deals
             # revealed and the coins won, which no event does.
-            since = step.events[0]["version"] - 1
+            since = step.events[0].version - 1
             texts = {
                 audience: broadcast.encode(self.sync(audience, since))
                 for audience in wanted
@@ -433,9 +362,9 @@ class GameOwner:
         loaded.presence = self.live.presence
         self.live = loaded
         if loaded.status != PLAYING:
-            self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
-                loaded.game_id
-            )
+            self.ending = await sync_to_async(
+                loading.ending_of, thread_sensitive=False
+            )(loaded.game_id)
         for attached in list(self.sockets.values()):
             message = self.sync(attached.audience, None)
             await attached.sink.send_text(broadcast.encode(message))
@@ -471,16 +400,5 @@ class GameOwner:
 
     def stop(self) -> None:
         self.alarm.cancel()
-        for alarm in self.graces.values():
-            alarm.cancel()
+        self.presence.stop()
         self.gone = True
-
-
-def ending_of(game_id: int) -> dict:
-    """What a finished game's snapshot adds: the deals revealed and the
-    coins each seat won."""
-    from games.models import Game
-    from games.selectors import game_coin_nets, reveal
-
-    game = Game.objects.select_related("table").get(pk=game_id)
-    return {"reveal": reveal(game), "nets": game_coin_nets(game)}

@@ -46,7 +46,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
     """What writing ``step`` to ``live`` (as it was before it) runs, in order."""
     out = []
     for event in step.events:
-        values = [_value(column, event[column]) for column in EVENT_COLUMNS]
+        values = [_value(column, getattr(event, column)) for column in EVENT_COLUMNS]
         out.append(_insert(EVENT, ("game_id", *EVENT_COLUMNS), [live.game_id, *values]))
     if step.deal is not None:
         deal = step.deal
@@ -73,9 +73,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
                 ],
             )
         )
-    cards = sum(
-        1 for e in step.events if e["kind"] == "action" and "card" in e["action"]
-    )
+    cards = sum(1 for e in step.events if e.kind == "action" and "card" in e.action)
     game = {
         "version": step.version,
         "deadline": step.deadline,
@@ -89,7 +87,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
         game["state_version"] = step.version
     if step.ends_game:
         game["status"] = step.status
-        game["finished_at"] = step.events[-1]["created_at"]
+        game["finished_at"] = step.events[-1].created_at
         if step.status == FINISHED:
             game["result"] = jsonb(result_of(step.state))
     assignments = ", ".join(f"{column} = %s" for column in game)

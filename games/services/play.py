@@ -126,7 +126,7 @@ def game_call_off(*, game_id: int) -> bool:
 
     def decide(live: LiveGame) -> Step:
         if live.status != Game.Status.PLAYING:
-            return Step(events=[], state=live.state, deadline=None)
+            return Step(events=(), state=live.state, deadline=None)
         return live.decide_abort(None, now)
 
     return bool(change_game(game_id, decide).events)
@@ -140,7 +140,7 @@ def game_advance_overdue(*, game_id: int, version: int, now=None) -> bool:
     now = now or timezone.now()
 
     def decide(live: LiveGame) -> Step:
-        nothing = Step(events=[], state=live.state, deadline=live.deadline)
+        nothing = Step(events=(), state=live.state, deadline=live.deadline)
         if live.status != Game.Status.PLAYING or live.version != version:
             return nothing
         if live.deadline is None or live.deadline > now:

@@ -11,6 +11,7 @@ from coins import services as coins
 from coins.models import Entry
 from common.errors import ApplicationError
 from games import selectors, services, stakes
+from games.live import journal, loading
 from games.models import Game, Table
 from games.services.annul import game_annul
 from games.settlement import score_settlement
@@ -362,6 +363,27 @@ def test_the_live_table_gets_the_nets_with_the_final_snapshot(client):
     assert "Settled by score, 1 coin per point, deposit 50 Domino Coin" in (
         content.decode()
     )
+
+
+def test_writing_a_games_end_returns_what_its_final_snapshot_adds():
+    """The owner sends the end's snapshot with what writing the end returned,
+    reading nothing back: the coins as the ledger holds them once settled,
+    and every deal revealed."""
+    game = score_game("japanese", stake=50, points_per_coin=1)
+    users = users_by_seat(game)
+    live = loading.load(game.pk)
+    step = services.automatic_move(live, live.deadline)
+    while not step.ends_game:
+        journal.write_sync(live, step)
+        live.commit(step)
+        step = services.automatic_move(live, live.deadline)
+
+    ending = journal.finish_sync(live, step)
+
+    game.refresh_from_db()
+    assert ending["nets"] == moved(users) and sum(ending["nets"]) == 0
+    assert ending == selectors.game_ending(game)
+    assert len(ending["reveal"]) == len(game.commitments)
 
 
 def test_a_game_in_play_sends_no_nets(client):

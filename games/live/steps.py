@@ -1,0 +1,119 @@
+"""A step of a live game and its events: values, each built whole once.
+
+A ``Step`` is what ``LiveGame`` decides: the events to append, the state
+after them, the deadline, and what else the step changes (a deal's record, a
+seat left, the game's end). Both it and its ``Event``s are frozen: the
+journal writes, the owner applies and the broadcast sends the very step that
+was decided, so none of them can see a step changed under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from games import fairness
+from joker import apply
+from joker.actions import Deal
+from joker.events import describe
+from joker.shuffle import deal_cards
+from joker.state import State
+
+PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
+PLAYER, BOT, TIMEOUT, DISCONNECT = "player", "bot", "timeout", "disconnect"
+
+
+def public_step(version: int, public: list, cause: str) -> dict:
+    """One step's public events as updates and syncs list them. A move the
+    timer made for its seat says so, ``"cause": "timeout"`` (docs/protocol.md):
+    a field added for it alone, so every other step reads as it always did."""
+    step = {"version": version, "events": public}
+    if cause == TIMEOUT:
+        step["cause"] = TIMEOUT
+    return step
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One row of the game's event log (``GameEvent``), as it is written."""
+
+    version: int
+    kind: str  # "action", "deal" or "abort"
+    public: list
+    created_at: datetime
+    seat: int | None = None
+    cause: str = PLAYER
+    action: dict | None = None
+    # The player's own id for the action, which a resend is answered by.
+    client_id: str = ""
+    thinking_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One change of a game, decided but not yet applied."""
+
+    events: tuple[Event, ...]
+    state: State
+    deadline: datetime | None
+    status: str = PLAYING
+    deal: dict | None = None  # the new deal's record, with its secret salt
+    seat_left: int | None = None
+    # What the player who sent the step is answered (``ack``).
+    answer: dict | None = None
+    cause: str = PLAYER
+    seat: int | None = None
+    save_state: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].version
+
+    @property
+    def ends_game(self) -> bool:
+        return self.status != PLAYING
+
+    @property
+    def public(self) -> list[dict]:
+        """The public events, as an update lists them."""
+        return [
+            public_step(event.version, event.public, event.cause)
+            for event in self.events
+        ]
+
+
+def timeouts_after(timeouts: list[int], events: tuple[Event, ...]) -> list[int]:
+    """Each seat's timeouts in a row once ``events`` have happened."""
+    counts = list(timeouts)
+    for event in events:
+        if event.kind == "action":
+            seat = event.seat
+            counts[seat] = counts[seat] + 1 if event.cause == TIMEOUT else 0
+    return counts
+
+
+def next_deal(state: State, version: int, now: datetime) -> tuple[Event, dict, State]:
+    """Shuffle, commit to and start the next deal after ``state``, as the
+    event of ``version``: that event, the deal's record (with its secret
+    salt) and the state after it."""
+    deal: Deal = deal_cards(state)
+    salt, commitment = fairness.commit(state.deal_index, deal)
+    after = apply(state, deal)
+    public = describe(state, deal, after)
+    public[0]["commitment"] = commitment
+    event = Event(
+        version,
+        kind="deal",
+        public=public,
+        created_at=now,
+        action={"deal": state.deal_index},
+    )
+    record = {
+        "index": state.deal_index,
+        "hands": [list(hand) for hand in deal.hands],
+        "turned": deal.turned or "",
+        "columns": [[list(column) for column in own] for own in deal.columns],
+        "salt": salt,
+        "commitment": commitment,
+    }
+    return event, record, after
