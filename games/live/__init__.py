@@ -12,10 +12,12 @@ the keys in Redis that say who owns what and which processes are alive;
 ``hall`` is the process's registry of the games it owns, with their leases;
 ``relay`` is the way messages reach an owner in another process, and which
 process takes a game nobody owns; ``bot_pool`` runs the practice bots'
-``thinking`` in processes of their own.
+``thinking`` in processes of their own; ``local`` runs an owner in the
+calling thread, for the steps made outside a server (a first deal, a game
+called off, whole games played by a script).
 
 Import direction: ``game`` < ``journal`` < ``broadcast`` < ``timers`` <
 ``thinking`` < ``bot_pool`` < ``owner`` < ``routing`` < ``leases`` <
-``relay`` < ``hall``; the consumers call ``hall`` and its ``relay`` (and
-``broadcast.encode``) only.
+``relay`` < ``hall`` | ``local``; the consumers call ``hall`` and its
+``relay`` (and ``broadcast.encode``) only.
 """

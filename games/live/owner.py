@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 import psycopg
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
@@ -338,9 +337,7 @@ class GameOwner:
         live = self.live
         try:
             if step.ends_game:
-                await sync_to_async(journal.finish_sync, thread_sensitive=False)(
-                    live, step
-                )
+                await self.hall.journal.finish(live, step)
             else:
                 await self.hall.journal.write(live, step)
         except journal.Gone:
@@ -366,9 +363,7 @@ class GameOwner:
         live.commit(step)
         self.recent.extend(map(broadcast.held, step.public))
         if step.ends_game:
-            self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
-                live.game_id
-            )
+            self.ending = await self.hall.journal.read(ending_of, live.game_id)
         # Built only for the audiences with a socket here.
         wanted = {attached.audience for attached in self.sockets.values()}
         if step.ends_game:
@@ -388,7 +383,7 @@ class GameOwner:
 
     async def reload(self) -> None:
         """Read the game again (another writer changed it) and resync all."""
-        loaded = await sync_to_async(loading.load, thread_sensitive=False)(self.game_id)
+        loaded = await self.hall.journal.read(loading.load, self.game_id)
         if loaded is None:
             return
         # Presence is this owner's to keep: what it holds is newer than
@@ -396,9 +391,7 @@ class GameOwner:
         loaded.presence = self.live.presence
         self.live = loaded
         if loaded.status != PLAYING:
-            self.ending = await sync_to_async(ending_of, thread_sensitive=False)(
-                loaded.game_id
-            )
+            self.ending = await self.hall.journal.read(ending_of, loaded.game_id)
         for attached in list(self.sockets.values()):
             message = self.sync(attached.audience, None)
             await attached.sink.send_text(broadcast.encode(message))

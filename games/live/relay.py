@@ -31,6 +31,7 @@ from django.conf import settings
 
 from games.live import routing
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
+from games.models import Game
 
 HALLS_GROUP = "pulka-halls"
 # Remembered owner channels of games owned elsewhere.
@@ -299,6 +300,17 @@ def hand_over(game_ids: list[int]) -> None:
     if game_ids:
         message = {"type": "hall.adopt_many", "games": list(game_ids)}
         async_to_sync(get_channel_layer().group_send)(HALLS_GROUP, message)
+
+
+def hand_over_unowned() -> int:
+    """Hand every game being played that no server owns to a server (the
+    beat's sweep); returns how many were handed over."""
+    playing = list(
+        Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True)
+    )
+    orphans = unowned(playing)
+    hand_over(orphans)
+    return len(orphans)
 
 
 def unowned(game_ids: list[int]) -> list[int]:
