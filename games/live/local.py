@@ -197,8 +197,12 @@ class LocalTable:
         """Play the game to its end, each step decided by ``decide`` on the
         game as held: for whole games that nobody watches (the demo's, and
         those of the tests about what follows a game)."""
-        while self.live.status == PLAYING:
-            self.make(decide)
+        async_to_sync(self._play_out)(decide)
+
+    async def _play_out(self, decide: Callable[[LiveGame], Step]) -> None:
+        # One run of the owner for the whole game, not one per step.
+        while self.owner.live.status == PLAYING:
+            await self._make(decide)
 
 
 def due_move(live: LiveGame, now) -> Step:
