@@ -1,7 +1,7 @@
 """Reads of live play: what a seat, a spectator or the lobby is shown.
 
-Every game payload for a client is built by ``snapshot``, which takes the
-engine's ``view`` for that recipient; nothing else serializes a game.
+A game as stored is shown through ``games.snapshots``, the one builder of
+a snapshot, which a game's owner uses too.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coins.models import Account, Entry
-from games import fairness, rows
+from games import fairness, rows, snapshots
 from games.models import Game, GameEvent, Rematch, Seat, Table, deal_of
 from joker.record import record_json
-from joker.view import view
 
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:
@@ -33,13 +32,9 @@ def seats_json(seats: list[Seat]) -> list[dict]:
     """The seats as a stored snapshot shows them: who is connected is known
     only to the game's owner (``games.live``), so people show as away."""
     return [
-        {
-            "number": seat.number,
-            "name": seat.display_name,
-            "bot": seat.bot,
-            "left": seat.left,
-            "connected": bool(seat.bot),
-        }
+        snapshots.seat_json(
+            seat.number, seat.display_name, seat.bot, seat.left, connected=False
+        )
         for seat in seats
     ]
 
@@ -61,26 +56,25 @@ def snapshot(
         state = game.engine_state()
     if shared is None:
         shared = shared_snapshot(game, seats)
-    return {**shared, "you": seat, "view": view(state, seat)}
+    return snapshots.snapshot(shared, state, seat)
 
 
 def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
     """The part of a snapshot that is the same for every recipient."""
-    table = game.table
-    data = {
-        "game": game.pk,
-        "table": table.pk,
-        "version": game.version,
-        "status": game.status,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
-        "turn_seconds": table.turn_seconds,
-        "seats": seats_json(seats),
-        "commitments": list(game.commitments),
-    }
+    ending = None
     if game.status != Game.Status.PLAYING:
-        data["reveal"] = reveal(game)
-        data["nets"] = game_coin_nets(game, seats)
-    return data
+        ending = {"reveal": reveal(game), "nets": game_coin_nets(game, seats)}
+    return snapshots.shared(
+        game=game.pk,
+        table=game.table.pk,
+        version=game.version,
+        status=game.status,
+        deadline=game.deadline,
+        turn_seconds=game.table.turn_seconds,
+        seats=seats_json(seats),
+        commitments=game.commitments,
+        ending=ending,
+    )
 
 
 def reveal(game: Game) -> list[dict]:
@@ -232,13 +226,10 @@ def sync_message(game_id: int, seat: int | None, since: int | None) -> dict:
     events: list = []
     if since is not None and 0 <= game.version - since <= MAX_RESYNC_STEPS:
         events = events_since(game, since)
-    return {
-        "type": "sync",
-        "since": since,
-        "events": events,
-        "last_trick": None,  # held by a game's owner only
-        **snapshot(game, seats, seat),
-    }
+    # The last trick is held by a game's owner only.
+    return snapshots.sync(
+        snapshot(game, seats, seat), since=since, events=events, last_trick=None
+    )
 
 
 def rematch_message(game_id: int, *, now=None) -> dict:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.consumers import (
-    CLOSE_ANONYMOUS,
+from games.consumers.sockets import (
     DirectDispatchMixin,
     FrameError,
     UserSocketMixin,
@@ -29,16 +28,13 @@ class QuickPlayConsumer(
     group: str | None = None
 
     async def connect(self):
-        user = self.scope["user"]
-        if not user.is_authenticated:
-            await self.refuse(CLOSE_ANONYMOUS, "not signed in")
-            return
         # The user's live-play group too: a ban closes this socket as well.
-        if not await self.join_user_group(user):
-            return
+        await self.open_signed_in(self.join_pool_group)
+
+    async def join_pool_group(self, user) -> bool:
         self.group = notify.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        return True
 
     async def disconnect(self, code):
         await self.leave_user_group()

@@ -7,7 +7,7 @@ it is the player's presence: each ping refreshes the socket's entry in
 ``social.presence``, which runs out on its own when the socket dies
 without a close. Coming online or going offline is told to the player's
 friends. Like every live socket it keeps the message rate and closes with
-its session (``games.consumers.UserSocketMixin``). The messages are in
+its session (``games.consumers.sockets.UserSocketMixin``). The messages are in
 docs/protocol.md ("The personal socket").
 """
 
@@ -20,8 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
-from games.consumers import (
-    CLOSE_ANONYMOUS,
+from games.consumers.sockets import (
     DirectDispatchMixin,
     FrameError,
     UserSocketMixin,
@@ -43,21 +42,20 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
     socket_kind = "me-sockets"
 
     async def connect(self):
-        user = self.scope["user"]
-        if not user.is_authenticated:
-            await self.refuse(CLOSE_ANONYMOUS, "not signed in")
+        if not await self.open_signed_in(self.join_me_group):
             return
-        if not await self.join_user_group(user):
-            return
-        self.group = notify.me_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        user_id = self.user_id
         # Counted before the hello, so that a hello means "online".
         self.counted = True
-        came = await _heard(user.pk, self.channel_name, now=time.time())
-        await self.send_json(await database_sync_to_async(_hello)(user.pk))
+        came = await _heard(user_id, self.channel_name, now=time.time())
+        await self.send_json(await database_sync_to_async(_hello)(user_id))
         if came:
-            await self.tell_friends(user.pk)
+            await self.tell_friends(user_id)
+
+    async def join_me_group(self, user) -> bool:
+        self.group = notify.me_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        return True
 
     async def disconnect(self, code):
         user_id = self.user_id

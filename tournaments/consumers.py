@@ -11,7 +11,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.consumers import (
+from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
     DirectDispatchMixin,
     PongToEveryFrameMixin,

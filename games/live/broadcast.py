@@ -1,11 +1,11 @@
 """What each recipient of a live game is sent, built in one place.
 
 A ``sync`` is a snapshot for its audience (a seat number, or None for the
-spectators), built from the engine's ``view``; an ``update`` is a step's
-public events and the audience's ``position`` after them, from the same
-module of the engine: the one place that decides what a seat may see. The
-owner builds one message per audience and sends it, serialised once, to
-every socket of that audience.
+spectators), built by ``games.snapshots`` from the game held here; an
+``update`` is a step's public events and the audience's ``position`` after
+them, from the engine's ``view`` module: the one place that decides what a
+seat may see. The owner builds one message per audience and sends it,
+serialised once, to every socket of that audience.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from collections.abc import Iterable
 
 import orjson
 
-from games.live.game import PLAYING, LiveGame, Step
-from joker.view import position, view
+from games import snapshots
+from games.live.game import LiveGame, Step
+from joker.view import position
 
 Audience = int | None
 
@@ -27,13 +28,13 @@ def audiences(live: LiveGame) -> list[Audience]:
 def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
     present = set(present)
     return [
-        {
-            "number": seat.number,
-            "name": seat.name,
-            "bot": seat.bot,
-            "left": seat.left,
-            "connected": bool(seat.bot) or seat.number in present,
-        }
+        snapshots.seat_json(
+            seat.number,
+            seat.name,
+            seat.bot,
+            seat.left,
+            connected=seat.number in present,
+        )
         for seat in live.seats
     ]
 
@@ -41,23 +42,17 @@ def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
 def shared(live: LiveGame, present: Iterable[int], ending: dict | None) -> dict:
     """The part of a snapshot that is the same for everybody. ``ending``
     (the deals revealed, the coins won) is read when the game ends."""
-    data = {
-        "game": live.game_id,
-        "table": live.table_id,
-        "version": live.version,
-        "status": live.status,
-        "deadline": live.deadline.isoformat() if live.deadline else None,
-        "turn_seconds": live.timing.turn_seconds,
-        "seats": seats_json(live, present),
-        "commitments": list(live.commitments),
-    }
-    if live.status != PLAYING and ending:
-        data.update(ending)
-    return data
-
-
-def snapshot(live: LiveGame, audience: Audience, common: dict) -> dict:
-    return {**common, "you": audience, "view": view(live.state, audience)}
+    return snapshots.shared(
+        game=live.game_id,
+        table=live.table_id,
+        version=live.version,
+        status=live.status,
+        deadline=live.deadline,
+        turn_seconds=live.timing.turn_seconds,
+        seats=seats_json(live, present),
+        commitments=live.commitments,
+        ending=ending,
+    )
 
 
 def update_texts(
@@ -103,13 +98,13 @@ def sync_message(
         after = [text for version, text in recent if version > since]
         if len(after) == live.version - since:
             events = [orjson.Fragment(text) for text in after]
-    return {
-        "type": "sync",
-        "since": since,
-        "events": events,
-        "last_trick": last_trick(recent),
-        **snapshot(live, audience, shared(live, present, ending)),
-    }
+    common = shared(live, present, ending)
+    return snapshots.sync(
+        snapshots.snapshot(common, live.state, audience),
+        since=since,
+        events=events,
+        last_trick=last_trick(recent),
+    )
 
 
 def last_trick(recent: list[tuple[int, bytes]]) -> dict | None:

@@ -1,10 +1,11 @@
 """Which live games this server process owns.
 
-Each server process (each event loop) has one ``Hall``: the games it owns,
-its own channel on the channel layer, a pool of async database connections
-for the owners' writes, and a heartbeat. Its ``relay`` deals with the other
-processes: the messages to and from owners elsewhere, and which of the
-games nobody owns are this process's to take.
+Each server process (each event loop) has one ``Hall``: the games it owns
+(its ``owners``, a ``registry.Registry``), its own channel on the channel
+layer, a pool of async database connections for the owners' writes, and a
+heartbeat. Its ``relay`` deals with the other processes: the messages to
+and from owners elsewhere, and which of the games nobody owns are this
+process's to take.
 
 **Leases.** A process owns a game while it holds the key
 ``pulka:live:<game>:owner`` in Redis (its channel name, set with NX and a
@@ -40,6 +41,7 @@ from games.live import bot_pool, broadcast, journal, loading
 from games.live.game import PLAYING, public_step
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
+from games.live.registry import Registry
 from games.live.relay import Relay
 
 logger = logging.getLogger(__name__)
@@ -70,9 +72,7 @@ return out
 
 class Hall:
     def __init__(self):
-        self.owners: dict[int, GameOwner] = {}
-        self.finished: dict[int, GameOwner] = {}
-        self.adopting: dict[int, asyncio.Future] = {}
+        self.owners = Registry()  # the games owned here, and those just over
         self.taking_over: asyncio.Task | None = None  # orphans being adopted
         self.tasks: set[asyncio.Task] = set()
         self.channel = ""
@@ -104,11 +104,11 @@ class Hall:
         self.started = True
 
     async def stop(self) -> None:
-        for owner in [*self.owners.values(), *self.finished.values()]:
+        for owner in self.owners.all_owners():
             owner.stop()
         for task in list(self.tasks):
             task.cancel()
-        keys = [owner_key(game_id) for game_id in self.owners]
+        keys = [owner_key(game_id) for game_id in self.owners.live_ids()]
         if self.relay.node:
             keys.append(node_key(self.relay.node))
         if keys:
@@ -135,7 +135,7 @@ class Hall:
     async def owner_here(self, game_id: int) -> GameOwner | None:
         """This process's owner of the game, taking it over if nobody
         holds it; None when another process owns it or it is over."""
-        owner = self.owners.get(game_id) or self.finished.get(game_id)
+        owner = self.owners.get(game_id)
         if owner is not None:
             return owner
         return await self.adopt(game_id)
@@ -146,27 +146,7 @@ class Hall:
     async def adopt_many(self, game_ids: list[int]) -> dict[int, GameOwner]:
         """Take over those of the games that nobody holds; the owners made.
         A game already being taken over here is waited for, not read twice."""
-        pending = {g: self.adopting[g] for g in game_ids if g in self.adopting}
-        fresh = [g for g in dict.fromkeys(game_ids) if g not in pending]
-        loop = asyncio.get_running_loop()
-        futures = {game_id: loop.create_future() for game_id in fresh}
-        self.adopting.update(futures)
-        try:
-            owners = await self._adopt_many(fresh)
-            for game_id, future in futures.items():
-                future.set_result(owners.get(game_id))
-        except BaseException as error:
-            for future in futures.values():
-                future.set_exception(error)
-            raise
-        finally:
-            for game_id in fresh:
-                del self.adopting[game_id]
-        for game_id, future in pending.items():
-            owner = await asyncio.shield(future)
-            if owner is not None:
-                owners[game_id] = owner
-        return owners
+        return await self.owners.adopt_once(game_ids, self._adopt_many)
 
     async def _adopt_many(self, game_ids: list[int]) -> dict[int, GameOwner]:
         if not game_ids:
@@ -190,7 +170,7 @@ class Hall:
             pipe.zscore(SEEN, game_id)
         marks = await pipe.execute()
         wall = time.time()
-        owners: dict[int, GameOwner] = {}
+        taken: dict[int, GameOwner] = {}
         gone = []
         for game_id, seen in zip(won, marks, strict=True):
             live = loaded.get(game_id)
@@ -210,36 +190,30 @@ class Hall:
                 # that, neither a turn nor a disconnect grace.
                 live.shift_clocks(wall - seen)
                 await self.journal.set_clocks(live)
-            owners[game_id] = self.owners[game_id] = GameOwner(
-                self, live, recent[game_id]
-            )
-            self.relay.routes.pop(game_id, None)
+            taken[game_id] = GameOwner(self, live, recent[game_id])
+            self.owners.add(taken[game_id])
         pipe = self.redis.pipeline(transaction=False)
-        if owners:
-            pipe.zadd(SEEN, {game_id: wall for game_id in owners})
+        if taken:
+            pipe.zadd(SEEN, {game_id: wall for game_id in taken})
         for game_id in gone:
             pipe.delete(owner_key(game_id))
             pipe.zrem(SEEN, game_id)
         await pipe.execute()
-        for game_id, owner in owners.items():
+        for game_id, owner in taken.items():
             await owner.start(silent_since=time.monotonic())
-            if game_id in self.relay.remote:
-                await self.relay.attach_again(game_id)
+            await self.relay.owned_here(game_id)
             logger.info("took game %s over (version %s)", game_id, owner.live.version)
-        return owners
+        return taken
 
     def game_over(self, owner: GameOwner) -> None:
         """The game ended: give the lease up; keep answering its sockets."""
-        game_id = owner.game_id
-        if self.owners.pop(game_id, None) is owner:
-            self.finished[game_id] = owner
-            self.spawn(self._release(game_id))
+        if self.owners.finish(owner):
+            self.spawn(self._release(owner.game_id))
 
     def forget(self, owner: GameOwner) -> None:
         """The game was deleted: stop owning it."""
         owner.stop()
-        if self.owners.get(owner.game_id) is owner:
-            del self.owners[owner.game_id]
+        if self.owners.drop(owner):
             self.spawn(self._release(owner.game_id))
 
     async def _release(self, game_id: int) -> None:
@@ -249,7 +223,7 @@ class Hall:
     def _yield(self, game_id: int) -> None:
         """The lease was lost (this process stalled): another process owns
         the game now; its sockets reconnect there."""
-        owner = self.owners.pop(game_id, None)
+        owner = self.owners.drop_game(game_id)
         if owner is None:
             return
         owner.stop()
@@ -283,7 +257,7 @@ class Hall:
     async def heartbeat(self) -> None:
         wall = time.time()
         await self.relay.say_alive()
-        games = list(self.owners)
+        games = self.owners.live_ids()
         if games:
             kept = await self.renew(
                 keys=[owner_key(g) for g in games],
@@ -297,11 +271,9 @@ class Hall:
                     self._yield(game_id)
             if held:
                 await self.redis.zadd(SEEN, dict.fromkeys(held, wall))
-        for owner in list(self.owners.values()):
+        for owner in self.owners.live_owners():
             await owner.drop_silent(settings.PULKA_SOCKET_SILENCE_SECONDS)
-        for game_id, owner in list(self.finished.items()):
-            if not owner.sockets:
-                del self.finished[game_id]
+        self.owners.sweep_finished()
         await self.relay.follow_new_owners()
         found = await self.redis.zrangebyscore(
             SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT

@@ -33,7 +33,8 @@ from django.utils import timezone
 
 from common.errors import ApplicationError, Forbidden, NotAllowed, NotFound
 from games.errors import NotPlaying, StaleVersion, Unavailable
-from games.live import journal, loading, relay, thinking
+from games.live import commands, journal, loading, relay, thinking
+from games.live.commands import Reload
 from games.live.game import PLAYING, Late, LiveGame, Step
 from games.live.owner import Attached, GameOwner
 from games.live.statements import GAME, jsonb, presence_json
@@ -129,21 +130,25 @@ class LocalTable:
         """``seat``'s action (a record action without ``seat``), chosen on
         ``version``; ``client_id`` makes a resend apply once. ``seat`` None
         is a spectator."""
-        command = {"kind": "action", "id": client_id, "version": version}
-        return self._command(seat, {**command, "action": action})
+        frame = {"type": "action", "id": client_id, "version": version}
+        return self._send(seat, {**frame, "action": action})
 
     def resign(self, seat: int | None) -> dict:
         """Leave the game: in Japanese Joker the opponent wins; in a
         4-player game a bot plays the seat on and its player is placed last."""
-        return self._command(seat, {"kind": "resign", "id": uuid.uuid4().hex})
+        return self._send(seat, {"type": "resign", "id": uuid.uuid4().hex})
 
     def abort(self, seat: int | None) -> dict:
         """Call the game off before its first card; nobody wins or loses."""
-        return self._command(seat, {"kind": "abort", "id": uuid.uuid4().hex})
+        return self._send(seat, {"type": "abort", "id": uuid.uuid4().hex})
 
-    def _command(self, seat: int | None, command: dict) -> dict:
-        """One command through the owner as from a socket of ``seat``: its
-        answer, or the refusal of its error frame raised again."""
+    def _send(self, seat: int | None, frame: dict) -> dict:
+        """``frame`` through the owner as from a socket of ``seat``: the
+        owner's answer, or the refusal it sent raised again."""
+        try:
+            command = commands.from_frame(frame, seat)
+        except commands.Refused as refused:
+            raise _refusal(refused.code, str(refused)) from None
         sink, key = Sink(), uuid.uuid4().hex
         self.owner.sockets[key] = Attached(sink, seat)
         try:
@@ -152,10 +157,7 @@ class LocalTable:
             del self.owner.sockets[key]
         reply = sink.frames[-1]
         if reply["type"] == "error":
-            kind = REFUSALS.get(reply["code"], ApplicationError)
-            if kind.code == reply["code"]:
-                raise kind(reply["message"])
-            raise ApplicationError(reply["message"], code=reply["code"])
+            raise _refusal(reply["code"], reply["message"])
         return {k: v for k, v in reply.items() if k not in ("type", "id")}
 
     # Steps of the site and of the clock, each at the caller's ``now``
@@ -205,6 +207,14 @@ class LocalTable:
             await self._make(decide)
 
 
+def _refusal(code: str, message: str) -> ApplicationError:
+    """The refusal an error frame carries, of its own kind when it has one."""
+    kind = REFUSALS.get(code)
+    if kind is None:
+        return ApplicationError(message, code=code)
+    return kind(message)
+
+
 def due_move(live: LiveGame, now) -> Step:
     """The move made when the turn's time is up at ``now``, as the owner's
     alarm makes it: the bot's (a practice bot thinks here, in this process),
@@ -237,5 +247,5 @@ def owner_of(game_id: int, *, client_id: str | None = None) -> Iterator[LocalTab
             table.owner.stop()
             version = table.live.version
             if version != before:
-                reload = {"kind": "reload", "version": version}
+                reload = Reload(version)
                 transaction.on_commit(lambda: relay.tell_owner(game_id, reload))

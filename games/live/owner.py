@@ -21,16 +21,19 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Protocol, assert_never
 
 import psycopg
 from django.conf import settings
 from django.db import DatabaseError
 
-from common.errors import ApplicationError, NotAllowed
+from common.errors import ApplicationError
 from games.errors import NotPlaying, Unavailable
 from games.live import bot_pool, broadcast, journal, loading, thinking
+from games.live.commands import Abort, Action, Heard, OwnerCommand, Reload, Resign, Sync
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.timers import Alarm, now
 
@@ -54,8 +57,26 @@ class Attached:
     heard_at: float = field(default_factory=time.monotonic)
 
 
+class OwnersHall(Protocol):
+    """What an owner needs of the hall that holds it (``hall.Hall``)."""
+
+    # The process's writer of steps and presence.
+    journal: journal.Journal
+
+    def spawn(self, coroutine: Coroutine) -> asyncio.Task:
+        """Run ``coroutine`` as a task of the hall's (stopped with it)."""
+
+    def game_over(self, owner: GameOwner) -> None:
+        """The game ended: the lease is given up, the sockets still answered."""
+
+    def forget(self, owner: GameOwner) -> None:
+        """The game was deleted: the hall stops holding it."""
+
+
 class GameOwner:
-    def __init__(self, hall, live: LiveGame, recent: list[tuple[int, bytes]]):
+    def __init__(
+        self, hall: OwnersHall, live: LiveGame, recent: list[tuple[int, bytes]]
+    ):
         self.hall = hall
         self.live = live
         # The latest steps' public events (``broadcast.held``), for resyncs.
@@ -219,32 +240,70 @@ class GameOwner:
 
     # Commands
 
-    async def handle(self, command: dict, key: str | None) -> None:
+    async def handle(self, command: OwnerCommand, key: str | None) -> None:
         """One command from a socket (``key``) or from the site."""
-        kind = command["kind"]
         attached = self.sockets.get(key) if key else None
         if attached is not None:
             attached.heard_at = time.monotonic()
-        if kind == "heard":
-            return
-        if kind == "sync":
-            if attached is not None:
-                message = self.sync(attached.audience, command.get("since"))
-                await attached.sink.send_text(broadcast.encode(message))
-            return
-        if kind == "reload":
-            # Told of a step another writer made: nothing to do when this
-            # owner read the game after it (it took the game over since).
-            if self.live.version < command.get("version", self.live.version + 1):
-                await self.reload()
-            return
+        match command:
+            case Heard():
+                pass
+            case Sync(since=since):
+                if attached is not None:
+                    message = self.sync(attached.audience, since)
+                    await attached.sink.send_text(broadcast.encode(message))
+            case Reload(version=version):
+                # Told of a step another writer made: nothing to do when this
+                # owner read the game after it (it took the game over since).
+                if version is None or self.live.version < version:
+                    await self.reload()
+            case Action(seat=seat, id=client_id, version=version, action=action):
+                await self._player_command(
+                    attached,
+                    client_id,
+                    lambda live, moved_at: live.decide_play(
+                        seat,
+                        action,
+                        expected_version=version,
+                        client_id=client_id,
+                        now=moved_at,
+                        lag=settings.PULKA_MOVE_LAG_SECONDS,
+                    ),
+                )
+            case Resign(seat=seat, id=message_id):
+                await self._player_command(
+                    attached,
+                    message_id,
+                    lambda live, moved_at: live.decide_resign(
+                        seat, cause=PLAYER, now=moved_at
+                    ),
+                )
+            case Abort(seat=seat, id=message_id):
+                await self._player_command(
+                    attached,
+                    message_id,
+                    lambda live, moved_at: live.decide_abort(seat, moved_at),
+                )
+            case _:
+                assert_never(command)
+
+    async def _player_command(
+        self,
+        attached: Attached | None,
+        message_id: str | None,
+        decide: Callable[[LiveGame, datetime], Step],
+    ) -> None:
+        """Decide a player's step (``decide``, under the lock, on the game
+        as it is then) and apply it; the socket is answered with an ``ack``
+        or the refusal. The seat comes with the command (a spectator's never
+        gets here: ``commands.from_frame``)."""
         if attached is None:
             return
-        message_id = command.get("id")
+        moved_at = now()
         try:
-            if attached.audience is None:
-                raise NotAllowed("spectators cannot play")
-            answer = await self._player_command(kind, command, attached.audience)
+            async with self.lock:
+                step = decide(self.live, moved_at)
+                await self._apply(step)
         except ApplicationError as error:
             await attached.sink.send_text(
                 broadcast.encode(
@@ -258,30 +317,8 @@ class GameOwner:
             )
             return
         await attached.sink.send_text(
-            broadcast.encode({"type": "ack", "id": message_id, **(answer or {})})
+            broadcast.encode({"type": "ack", "id": message_id, **(step.answer or {})})
         )
-
-    async def _player_command(self, kind: str, command: dict, seat: int):
-        moved_at = now()
-        async with self.lock:
-            live = self.live
-            if kind == "action":
-                step = live.decide_play(
-                    seat,
-                    command.get("action"),
-                    expected_version=command["version"],
-                    client_id=command["id"],
-                    now=moved_at,
-                    lag=settings.PULKA_MOVE_LAG_SECONDS,
-                )
-            elif kind == "resign":
-                step = live.decide_resign(seat, cause=PLAYER, now=moved_at)
-            elif kind == "abort":
-                step = live.decide_abort(seat, moved_at)
-            else:
-                raise ApplicationError(f"unknown command {kind!r}", code="unknown_type")
-            await self._apply(step)
-            return step.answer
 
     # Timers and bots
 

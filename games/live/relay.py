@@ -19,19 +19,39 @@ which answers on the socket's channel. Each such message is a hop, counted
 in ``HOPS`` (shown on /health/): a game whose sockets reach its owner makes
 none. Code outside a server (Celery tasks, the site's services) reaches
 owners with ``tell_owner``.
+
+What crosses the channel layer to an owner is a command of
+``games.live.commands``, as a plain dict (``commands.to_message``), read
+back into its type as it arrives (``commands.from_message``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.live import routing
+from games.live.commands import (
+    Attach,
+    Command,
+    Detach,
+    OwnerCommand,
+    Wake,
+    from_message,
+    to_message,
+)
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
+from games.live.registry import Owners
 from games.models import Game
+
+if TYPE_CHECKING:
+    from games.live.owner import GameOwner
 
 HALLS_GROUP = "pulka-halls"
 # Remembered owner channels of games owned elsewhere.
@@ -73,11 +93,34 @@ class RemoteSink:
         await self.layer.send(self.channel, {"type": "table.close", "code": code})
 
 
+class RelaysHall(Protocol):
+    """What a relay needs of its hall (``hall.Hall``)."""
+
+    # The hall's channel layer, its own channel there, and its Redis.
+    layer: Any
+    channel: str
+    redis: Any
+    # The owners the hall holds.
+    owners: Owners
+
+    def spawn(self, coroutine: Coroutine) -> asyncio.Task:
+        """Run ``coroutine`` as a task of the hall's (stopped with it)."""
+
+    async def owner_here(self, game_id: int) -> GameOwner | None:
+        """The game's owner here, taking the game over if nobody holds it."""
+
+    async def adopt(self, game_id: int) -> GameOwner | None:
+        """Take the game over if nobody holds it; the owner made."""
+
+    async def adopt_many(self, game_ids: list[int]) -> dict[int, GameOwner]:
+        """Take over those of the games nobody holds; the owners made."""
+
+
 class Relay:
     """A hall's dealings with the other processes, on the hall's channel
     layer, channel and Redis connection."""
 
-    def __init__(self, hall):
+    def __init__(self, hall: RelaysHall):
         self.hall = hall
         self.routes: dict[int, tuple[str, float]] = {}
         # This process's consumers attached to an owner elsewhere, by game:
@@ -121,12 +164,7 @@ class Relay:
             channel,
             game_id,
             consumer.channel_name,
-            {
-                "kind": "attach",
-                "audience": audience,
-                "since": since,
-                "channel": consumer.channel_name,
-            },
+            Attach(audience, since, consumer.channel_name),
         )
         return True
 
@@ -136,9 +174,16 @@ class Relay:
         for consumer in consumers:
             await self.attach(game_id, consumer, consumer.seat, None)
 
-    async def command(self, game_id: int, key: str, command: dict) -> None:
-        """A socket's message for its game's owner."""
-        owner = self.hall.owners.get(game_id) or self.hall.finished.get(game_id)
+    async def owned_here(self, game_id: int) -> None:
+        """This process took the game over: the consumers here that were
+        attached to its owner elsewhere attach to this one."""
+        self.routes.pop(game_id, None)
+        if game_id in self.remote:
+            await self.attach_again(game_id)
+
+    async def command(self, game_id: int, key: str, command: OwnerCommand) -> None:
+        """A socket's command for its game's owner."""
+        owner = self.hall.owners.get(game_id)
         if owner is not None:
             await owner.handle(command, key)
             return
@@ -156,19 +201,24 @@ class Relay:
             self.remote[game_id][1].discard(consumer)
             if not self.remote[game_id][1]:
                 del self.remote[game_id]
-        owner = self.hall.owners.get(game_id) or self.hall.finished.get(game_id)
+        owner = self.hall.owners.get(game_id)
         if owner is not None:
             await owner.detach(key)
             return
         channel = await self.owner_channel(game_id)
         if channel is not None:
-            await self._send_remote(channel, game_id, key, {"kind": "detach"})
+            await self._send_remote(channel, game_id, key, Detach())
 
-    async def _send_remote(self, channel, game_id, key, command) -> None:
+    async def _send_remote(self, channel, game_id, key, command: Command) -> None:
         HOPS["sent"] += 1
         await self.hall.layer.send(
             channel,
-            {"type": "hall.command", "game": game_id, "key": key, "command": command},
+            {
+                "type": "hall.command",
+                "game": game_id,
+                "key": key,
+                "command": to_message(command),
+            },
         )
 
     async def owner_channel(self, game_id: int) -> str | None:
@@ -237,16 +287,15 @@ class Relay:
             await self.adopt_in_batches(await self.mine_to_take(games))
             return
         game_id = message["game"]
-        command = message.get("command") or {"kind": "wake"}
+        command = from_message(message["command"]) if message.get("command") else Wake()
         if message["type"] == "hall.adopt":
-            owner = hall.owners.get(game_id)
+            owner = hall.owners.live(game_id)
             if owner is None and await self.mine_to_take([game_id]):
                 owner = await hall.adopt(game_id)
-            if owner is not None and command["kind"] != "wake":
-                await owner.handle(command, None)
+            if owner is not None:
+                await self._deliver(owner, command, None)
             return
-        key = message.get("key")
-        owner = hall.owners.get(game_id) or hall.finished.get(game_id)
+        owner = hall.owners.get(game_id)
         if owner is None:
             owner = await hall.adopt(game_id)
         if owner is None:
@@ -256,19 +305,27 @@ class Relay:
                 HOPS["sent"] += 1
                 await hall.layer.send(channel, {**message, "passed": True})
             return
-        if command["kind"] == "attach":
-            sink = RemoteSink(hall.layer, command["channel"])
-            await owner.attach(key, sink, command["audience"], command["since"])
-        elif command["kind"] == "detach":
-            await owner.detach(key)
-        elif command["kind"] != "wake":
-            await owner.handle(command, key)
+        await self._deliver(owner, command, message.get("key"))
+
+    async def _deliver(self, owner: GameOwner, command: Command, key) -> None:
+        """A command from another process (``key``: its socket's channel,
+        or None from the site) to the owner here."""
+        match command:
+            case Attach(audience=audience, since=since, channel=channel):
+                sink = RemoteSink(self.hall.layer, channel)
+                await owner.attach(key, sink, audience, since)
+            case Detach():
+                await owner.detach(key)
+            case Wake():
+                pass
+            case _:
+                await owner.handle(command, key)
 
 
 # From outside a server (Celery tasks, the site's services)
 
 
-def tell_owner(game_id: int, command: dict) -> None:
+def tell_owner(game_id: int, command: OwnerCommand) -> None:
     """Hand ``command`` to the game's owner; with none, to whichever server
     takes the game over. Nothing happens while no server runs: the beat's
     sweep hands unowned games over once one does."""
@@ -285,11 +342,15 @@ def tell_owner(game_id: int, command: dict) -> None:
             "type": "hall.command",
             "game": game_id,
             "key": None,
-            "command": command,
+            "command": to_message(command),
         }
         async_to_sync(layer.send)(channel, message)
     else:
-        message = {"type": "hall.adopt", "game": game_id, "command": command}
+        message = {
+            "type": "hall.adopt",
+            "game": game_id,
+            "command": to_message(command),
+        }
         async_to_sync(layer.group_send)(HALLS_GROUP, message)
 
 

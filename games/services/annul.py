@@ -25,6 +25,7 @@ from coins.models import Account, Entry
 from common.errors import NotAllowed, NotFound
 from games import signals
 from games.live import journal, loading, relay
+from games.live.commands import Reload
 from games.models import Game
 from games.stakes import escrow_ref
 from ratings import services as ratings
@@ -57,7 +58,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
             live = loading.load(game_id)
             stop = live.decide_abort(None, now)
             journal.write_sync(live, stop)
-            reload = {"kind": "reload", "version": stop.version}
+            reload = Reload(stop.version)
             game.refresh_from_db()
             table_id = game.table_id
             transaction.on_commit(lambda: relay.tell_owner(game_id, reload))

@@ -11,6 +11,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
+from games.live.commands import Action
 from games.live.hall import Hall
 from games.live.leases import owner_key
 from games.models import Game, GameEvent
@@ -83,10 +84,7 @@ async def test_of_two_would_be_owners_exactly_one_writes_and_the_other_yields():
         action = {"trump": "H"}
         await asyncio.gather(
             *(
-                owner.handle(
-                    {"kind": "action", "id": f"by-{n}", "version": 1, "action": action},
-                    "player",
-                )
+                owner.handle(Action(seat, f"by-{n}", 1, action), "player")
                 for n, owner in enumerate((old, new))
             )
         )

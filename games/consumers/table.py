@@ -1,0 +1,224 @@
+"""The live table over WebSocket: read each frame once, hand it to the
+game's owner.
+
+A table's socket attaches to its game's owner (``games.live``), in this
+process or another: the owner sends it everything about the game, each
+message built for the socket's audience (its seat, or the spectators). The
+socket reads a frame for the owner into a command (``games.live.commands``)
+and passes it on. The protocol is written down in docs/protocol.md.
+
+The socket closes with its session (``sockets.UserSocketMixin``). That
+message may be lost with Redis, so while Redis is in doubt a table socket
+also reads the session from the database before it passes a move on, and
+closes instead if the session has ended.
+"""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from accounts.sockets import CLOSE_FORBIDDEN, retries, session_ended
+from chat.consumers import CHAT_TYPES, ChatSocketMixin
+from chat.selectors import table_room
+from games import selectors
+from games.consumers.sockets import (
+    CLOSE_NOT_FOUND,
+    DirectDispatchMixin,
+    FrameError,
+    UserSocketMixin,
+    read_frame,
+)
+from games.live import commands
+from games.live.broadcast import encode
+from games.live.commands import Heard, OwnerCommand, PlayerCommand, Refused, Sync
+from games.live.hall import hall
+from games.rematch_socket import RematchSocketMixin
+
+# How often a socket's pings are passed on to its game's owner.
+HEARD_EVERY_SECONDS = 2.0
+
+
+class GameConsumer(
+    DirectDispatchMixin,
+    UserSocketMixin,
+    ChatSocketMixin,
+    RematchSocketMixin,
+    AsyncJsonWebsocketConsumer,
+):
+    """One socket at a live table: read, hand to the game's owner.
+
+    Everything the socket is sent about the game (syncs, updates, presence,
+    answers) comes from the owner (``games.live``), in this process or
+    through the channel layer (``table_text``). The table's chat does not go
+    through the owner: ``chat.consumers`` saves and fans it out. The rematch
+    of a finished game is the socket's own business (``RematchSocketMixin``).
+    """
+
+    game_id: int
+    seat: int | None = None
+    attached = False
+    heard_told_at = 0.0
+
+    async def connect(self):
+        if not await self.open_signed_in(self.may_watch):
+            return
+        # The relay takes the socket's commands to its game's owner, in this
+        # process or another.
+        self.hall = await hall()
+        self.relay = self.hall.relay
+        self.attached = await self.relay.attach(self.game_id, self, self.seat, None)
+        if not self.attached:
+            await self.send_stored_sync(None)
+        await self.chat_join(table_room(self.game_id, self.seat), self.user_id)
+        await self.join_rematch()
+
+    async def may_watch(self, user) -> bool:
+        """Whether the game is there and the user may see it (refused with
+        4404 or 4403 if not); the user's seat at it, if any."""
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
+        if access is None:
+            await self.refuse(CLOSE_NOT_FOUND, "no such game")
+            return False
+        if not access.may_watch:
+            await self.refuse(CLOSE_FORBIDDEN, "private table")
+            return False
+        self.seat = access.seat
+        return True
+
+    async def disconnect(self, code):
+        try:
+            await self.chat_leave()
+            await self.leave_user_group()
+        finally:
+            if self.attached:
+                self.attached = False
+                await self.relay.detach(self.game_id, self)
+            await self.leave_rematch()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Parsed here rather than in receive_json, so that a malformed frame
+        # gets an error message instead of closing the socket.
+        try:
+            message = read_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_error(None, error.code, error.message)
+            return
+        handler = self.HANDLERS.get(message["type"], GameConsumer.on_command)
+        await handler(self, message)
+
+    # Client messages
+
+    async def on_command(self, message):
+        """A frame for the game's owner (or of no type at all: refused)."""
+        try:
+            command = commands.from_frame(message, self.seat)
+        except Refused as refusal:
+            await self.send_error(refusal.id, refusal.code, str(refusal))
+            return
+        match command:
+            case Heard():
+                await self.send_json({"type": "pong"})
+                # The owner needs to hear of the socket well within its
+                # silence limit, not of every ping: it may be in another
+                # process.
+                now = time.monotonic()
+                if now - self.heard_told_at >= HEARD_EVERY_SECONDS:
+                    self.heard_told_at = now
+                    await self.tell_owner(command)
+            case Sync(since=since):
+                if self.attached:
+                    await self.tell_owner(command)
+                else:
+                    await self.send_stored_sync(since)
+            case _:
+                await self.play(command)
+
+    async def on_chat_frame(self, message):
+        await self.chat_receive(message)
+
+    HANDLERS = {
+        **dict.fromkeys(CHAT_TYPES, on_chat_frame),
+        "rematch": RematchSocketMixin.on_rematch,
+        "rematch_decline": RematchSocketMixin.on_rematch_decline,
+    }
+
+    async def play(self, command: PlayerCommand):
+        if not self.attached:
+            await self.send_error(command.id, "not_playing", "the game is over")
+            return
+        if not await self.still_signed_in(command.id):
+            return
+        await self.tell_owner(command)
+
+    async def still_signed_in(self, message_id) -> bool:
+        """Whether the session still holds; if it has ended the socket
+        closes as it would on hearing so. While Redis answers, the close a
+        logout sends reaches the socket at once, and that is enough: reading
+        the session for every move would double a move's work on the server
+        (benchmarks/live_tables.py). While Redis does not, or did not
+        lately, or a notice of this process waits to be sent again, the
+        close may be lost or late, so the session is read from the
+        database."""
+        if self.hall.trusts_redis() and not retries.pending:
+            return True
+        try:
+            ended = await session_ended(
+                self.hall.journal.pool,
+                session_key=self.session_key,
+                user_id=self.user_id,
+                password=self.password,
+            )
+        except psycopg.Error:
+            await self.send_error(
+                message_id,
+                "unavailable",
+                "the game could not be saved just now: send your move again",
+            )
+            return False
+        if ended is None:
+            return True
+        code, reason = ended
+        await self.close(code=code, reason=reason)
+        return False
+
+    async def tell_owner(self, command: OwnerCommand):
+        if self.attached:
+            await self.relay.command(self.game_id, self.channel_name, command)
+
+    # Server messages
+
+    async def send_stored_sync(self, since):
+        """A sync read from the database, for a game nobody owns (over)."""
+        data = await database_sync_to_async(selectors.sync_message)(
+            self.game_id, self.seat, since
+        )
+        await self.send_json(data)
+
+    async def send_json(self, content, close=False):
+        await self.send_text(encode(content), close=close)
+
+    async def send_text(self, text: str, close=False):
+        # A send can race the client's close; the ASGI server then raises an
+        # OSError. Let it pass: the websocket.disconnect that follows must
+        # still reach disconnect().
+        try:
+            await self.send(text_data=text, close=close)
+        except OSError:
+            pass
+
+    async def send_error(self, client_id, code: str, message: str):
+        await self.send_json(
+            {"type": "error", "id": client_id, "code": code, "message": message}
+        )
+
+    async def table_text(self, event):
+        """A message from the game's owner in another process."""
+        await self.send_text(event["text"])
+
+    async def table_close(self, event):
+        await self.close(code=event["code"])

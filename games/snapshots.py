@@ -1,0 +1,79 @@
+"""The one builder of what a client is shown of a game: the snapshot and the
+``sync`` message that carries it.
+
+Two callers hold a game in different forms: a game's owner holds it in
+memory (``games.live.broadcast``), and the pages and a socket without an
+owner read it from the database (``games.selectors``). Each turns what it
+holds into these plain values and builds the message here, so the shape of
+a snapshot is written once. What a seat may see of the cards comes from the
+engine's ``view``, the one place that decides it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from joker.view import view
+
+PLAYING = "playing"
+
+
+def seat_json(number: int, name: str, bot: str, left: bool, *, connected: bool) -> dict:
+    return {
+        "number": number,
+        "name": name,
+        "bot": bot,
+        "left": left,
+        "connected": bool(bot) or connected,
+    }
+
+
+def shared(
+    *,
+    game: int,
+    table: int,
+    version: int,
+    status: str,
+    deadline: datetime | None,
+    turn_seconds: float,
+    seats: list[dict],
+    commitments: list[str],
+    ending: dict | None,
+) -> dict:
+    """The part of a snapshot that is the same for every recipient.
+    ``ending`` (the deals revealed, the coins won) is added once the game
+    is over."""
+    data = {
+        "game": game,
+        "table": table,
+        "version": version,
+        "status": status,
+        "deadline": deadline.isoformat() if deadline else None,
+        "turn_seconds": turn_seconds,
+        "seats": seats,
+        "commitments": list(commitments),
+    }
+    if status != PLAYING and ending:
+        data.update(ending)
+    return data
+
+
+def snapshot(shared_part: dict, state, audience: int | None) -> dict:
+    """Everything the recipient at seat ``audience`` (None: a spectator)
+    may see now."""
+    return {**shared_part, "you": audience, "view": view(state, audience)}
+
+
+def sync(
+    snapshot_part: dict, *, since: int | None, events: list, last_trick: dict | None
+) -> dict:
+    """The answer to a (re)connection: the snapshot, and the public steps
+    after ``since`` when they are all at hand (else none: the client
+    redraws from the snapshot)."""
+    return {
+        "type": "sync",
+        "since": since,
+        "events": events,
+        "last_trick": last_trick,
+        **snapshot_part,
+    }
