@@ -371,7 +371,7 @@ def run(args, services) -> None:
             )
             + ("" if args.no_clients else "; a client socket on every game")
         )
-        from games.services import hand_over_unowned
+        from games.live.relay import hand_over_unowned
 
         if not args.no_clients:
             # Open before the measurement starts: the games play meanwhile.

@@ -1,6 +1,7 @@
 """Demo content for a fresh local install: players, open tables, and a few
 finished ranked games so that leaderboards, replays and wallets have
-something to show. Everything goes through the services, as real play does.
+something to show. Everything goes through the services and the games'
+owners, as real play does.
 
 The finished games are played on a clock set two days back (every service
 takes its ``now``), so their times are in the past and no timer is left for
@@ -18,6 +19,7 @@ from django.utils import timezone
 from accounts.services import profile_update
 from games import services
 from games.live.game import LiveGame, Step
+from games.live.local import due_move, owner_of
 from games.models import Game
 from joker.actions import action_to_json
 from joker.bots.autopilot import autopilot_action
@@ -82,9 +84,8 @@ def _play_ranked(users, *, profile, options, stake, now) -> Game:
     for number, user in enumerate(users[1:], start=1):
         services.seat_take(table_id=table.pk, user=user, number=number, now=now)
     game = Game.objects.get(table=table)
-    services.game_play_out(
-        game.pk, lambda live: services.automatic_move(live, live.deadline)
-    )
+    with owner_of(game.pk) as owner:
+        owner.play_out(lambda live: due_move(live, live.deadline))
     game.refresh_from_db()
     return game
 

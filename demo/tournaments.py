@@ -1,8 +1,9 @@
 """Demo tournaments for a fresh local install: one finished (standings,
 pairings and prizes to look at), two open for registration (one of them an
-arena), and a daily recurring one. Everything goes through the services, as
-real play does; the finished one on a clock set back (see demo.games), so
-that its times are in the past and it leaves no timers behind."""
+arena), and a daily recurring one. Everything goes through the services and
+the games' owners, as real play does; the finished one on a clock set back
+(see demo.games), so that its times are in the past and it leaves no timers
+behind."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from datetime import time, timedelta
 from django.utils import timezone
 
 from demo.games import DEMO_PAST, person_move
-from games import services as games
+from games.live.local import owner_of
 from games.models import Game
 from tournaments import services
 from tournaments.models import Board, Schedule, Tournament
@@ -102,9 +103,9 @@ def _play_out(tournament: Tournament) -> None:
         )
         for board in boards:
             game = Game.objects.get(table_id=board.table_id)
-            games.game_play_out(
-                game.pk,
-                lambda live: person_move(live, live.deadline - timedelta(seconds=1)),
-            )
+            with owner_of(game.pk) as owner:
+                owner.play_out(
+                    lambda live: person_move(live, live.deadline - timedelta(seconds=1))
+                )
             game.refresh_from_db()
             services.board_take_result(board_id=board.pk, now=game.finished_at)

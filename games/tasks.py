@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services
+from games.live import relay
 
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
     """Periodic (celery beat): games being played that nobody owns."""
-    return {"handed_over": services.hand_over_unowned()}
+    return {"handed_over": relay.hand_over_unowned()}

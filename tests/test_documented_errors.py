@@ -19,7 +19,7 @@ from games.services import tables as table_services
 from social.errors import INVITATIONS_PER_MINUTE
 from social.services import block_create
 from tests.factories import UserFactory
-from tests.games.helpers import start_table
+from tests.games.helpers import resign, start_table
 from tests.ranked.helpers import established, ranked_game, take_coins
 from tests.social.helpers import befriend, open_table
 from tests.tournaments.support import make_tournament, register_all, start_now
@@ -219,7 +219,7 @@ def finished_match():
     """A Japanese match its second player resigned: the game and players."""
     table, users = start_table("japanese", {"target": 11}, people=2)
     game = Game.objects.get(table=table)
-    services.game_resign(game_id=game.pk, user=users[1])
+    resign(game_id=game.pk, user=users[1])
     return game, users
 
 
@@ -244,7 +244,7 @@ def rematch_of_a_tournament_game():
         created_by=users[0],
     )
     game = Game.objects.get(table=table)
-    services.game_resign(game_id=game.pk, user=users[0])
+    resign(game_id=game.pk, user=users[0])
     return rematch(game, users[1])
 
 
@@ -264,7 +264,7 @@ def rematch_made_already():
 def rematch_refused():
     game = ranked_game("japanese")
     users = [seat.user for seat in game.table.seats.order_by("number")]
-    services.game_resign(game_id=game.pk, user=users[0])
+    resign(game_id=game.pk, user=users[0])
     assert rematch(game, users[0]).status_code == 200
     ranked_game("japanese", users=[users[1], UserFactory()])
     return rematch(game, users[1])

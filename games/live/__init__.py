@@ -15,13 +15,18 @@ channel-layer message; ``registry`` holds the owners a process has, live
 and just finished; ``hall`` is the process's keeper of the games it owns,
 with their leases; ``relay`` is the way commands reach an owner in another
 process, and which process takes a game nobody owns; ``bot_pool`` runs the
-practice bots' ``thinking`` in processes of their own.
+practice bots' ``thinking`` in processes of their own; ``local`` runs an
+owner in the calling thread, for the steps made outside a server (a first
+deal, a game called off, whole games played by a script).
 
 Import direction: ``commands`` < ``game`` < ``journal`` < ``broadcast`` <
 ``timers`` < ``thinking`` < ``bot_pool`` < ``owner`` < ``registry`` <
-``routing`` < ``leases`` < ``relay`` < ``hall``. An owner knows its hall
-only as ``owner.OwnersHall``, a relay its hall as ``relay.RelaysHall`` and
-the owners there as ``registry.Owners`` (``typing.Protocol`` each), so no
-one reads another's inner state. The consumers call ``hall`` and its
-``relay``, with ``commands`` (and ``broadcast.encode``) only.
+``routing`` < ``leases`` < ``relay`` < ``hall`` | ``local``. An owner knows
+its hall only as ``owner.OwnersHall``, a relay its hall as
+``relay.RelaysHall`` and the owners there as ``registry.Owners``
+(``typing.Protocol`` each), so no one reads another's inner state. The
+consumers call ``hall`` and its ``relay``, with ``commands`` (and
+``broadcast.encode``) only. ``steps`` (the frozen steps and their events)
+and ``presence`` (who is at the table, the disconnect graces) serve the
+game and the owner.
 """

@@ -3,9 +3,10 @@
 A step is written as one query of a few statements (``statements``).
 PostgreSQL runs the statements of one simple query as one transaction, so
 an ordinary move costs one round trip and one commit. The owner sends it
-from the event loop on an async connection (``Journal``); code outside a
-server (the demo seeder, operator actions, scripted games in tests) sends
-the very same statements through Django's connection (``write_sync``).
+from the event loop on an async connection (``Journal``); an owner run
+outside a server (``local``: the demo seeder, a game called off, scripted
+games in tests) and operator actions send the very same statements through
+Django's connection (``write_sync``).
 
 The unique ``(game, version)`` of the events fences the writers: a step
 written on a version another process has already written fails as a whole
@@ -22,6 +23,7 @@ import logging
 from collections import deque
 
 import psycopg
+from asgiref.sync import sync_to_async
 from django.db import IntegrityError, connection, connections, transaction
 
 from games import signals
@@ -101,6 +103,17 @@ class Journal:
         """Write an ordinary step (not the game's last): at most one round
         trip, shared with the steps of other games waiting beside it."""
         await self.queue(*one_query(statements(live, step)))
+
+    async def finish(self, live: LiveGame, step: Step) -> dict:
+        """Write the game's last step with what its end settles
+        (``finish_sync``): through Django, on a thread of its own. Returns
+        what the end's snapshot adds."""
+        return await sync_to_async(finish_sync, thread_sensitive=False)(live, step)
+
+    async def read(self, query, *args):
+        """``query(*args)``, a function reading through Django, on a
+        thread of its own (the owner's loop must not wait on it)."""
+        return await sync_to_async(query, thread_sensitive=False)(*args)
 
     async def record_presence(self, live: LiveGame) -> None:
         """Write the game's presence (``LiveGame.presence``) as it is now,

@@ -27,7 +27,6 @@ from datetime import datetime, timedelta
 from typing import Protocol, assert_never
 
 import psycopg
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
@@ -306,9 +305,7 @@ class GameOwner:
         try:
             if step.ends_game:
                 # The end's snapshot carries what finishing the game settled.
-                ending = await sync_to_async(
-                    journal.finish_sync, thread_sensitive=False
-                )(live, step)
+                ending = await self.hall.journal.finish(live, step)
             else:
                 await self.hall.journal.write(live, step)
         except journal.Gone:
@@ -354,7 +351,7 @@ class GameOwner:
 
     async def reload(self) -> None:
         """Read the game again (another writer changed it) and resync all."""
-        loaded = await sync_to_async(loading.load, thread_sensitive=False)(self.game_id)
+        loaded = await self.hall.journal.read(loading.load, self.game_id)
         if loaded is None:
             return
         # Presence is this owner's to keep: what it holds is newer than
@@ -362,9 +359,9 @@ class GameOwner:
         loaded.presence = self.live.presence
         self.live = loaded
         if loaded.status != PLAYING:
-            self.ending = await sync_to_async(
-                loading.ending_of, thread_sensitive=False
-            )(loaded.game_id)
+            self.ending = await self.hall.journal.read(
+                loading.ending_of, loaded.game_id
+            )
         for attached in list(self.sockets.values()):
             message = self.sync(attached.audience, None)
             await attached.sink.send_text(broadcast.encode(message))

@@ -48,6 +48,7 @@ from games.live.commands import (
 )
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.registry import Owners
+from games.models import Game
 
 if TYPE_CHECKING:
     from games.live.owner import GameOwner
@@ -360,6 +361,17 @@ def hand_over(game_ids: list[int]) -> None:
     if game_ids:
         message = {"type": "hall.adopt_many", "games": list(game_ids)}
         async_to_sync(get_channel_layer().group_send)(HALLS_GROUP, message)
+
+
+def hand_over_unowned() -> int:
+    """Hand every game being played that no server owns to a server (the
+    beat's sweep); returns how many were handed over."""
+    playing = list(
+        Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True)
+    )
+    orphans = unowned(playing)
+    hand_over(orphans)
+    return len(orphans)
 
 
 def unowned(game_ids: list[int]) -> list[int]:

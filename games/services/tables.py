@@ -9,6 +9,7 @@ from django.utils import timezone
 from accounts import farming
 from common.errors import ApplicationError, NotAllowed, NotFound
 from games import stakes
+from games.live.local import owner_of
 from games.models import Game, Seat, Table
 from games.settlement import DEFAULT_POINTS_PER_COIN
 from joker import BadRecord, make_rules, new_game
@@ -16,7 +17,6 @@ from joker.codec import state_to_json
 from joker.shuffle import draw_first_dealer
 
 from . import notify
-from .play import change_game
 
 TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60, 90, 120)
 
@@ -209,7 +209,7 @@ def seat_add_bot(*, table_id: int, user, number: int, bot: str = "practice") -> 
 def seat_leave(*, table_id: int, user) -> None:
     """Leave a table that has not started; the last person out closes it.
 
-    Leaving a game in progress is resigning (``game_resign``).
+    Leaving a game in progress is resigning (a ``resign`` to its owner).
     """
     with transaction.atomic():
         table = _open_table(table_id)
@@ -279,5 +279,6 @@ def _start_if_full(table: Table, now) -> None:
             now=now,
         )
     stakes.stake_all(game)
-    # The first deal, and a server told to own the game (``change_game``).
-    change_game(game.pk, lambda live: live.decide_first_deal(now))
+    # The first deal, and a server told to own the game (``owner_of``).
+    with owner_of(game.pk) as first:
+        first.first_deal(now)

@@ -25,6 +25,7 @@ from ratings.models import Rating, RatingChange
 from ratings.selectors import player_rank
 from ratings.services import rating_counts_rebuild
 from tests.factories import StaffUserFactory, UserFactory
+from tests.games.helpers import resign, time_out_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -169,13 +170,13 @@ def test_puppets_resigning_to_one_account_give_it_no_rating():
     honest, _ = signed_up("honest", ELSEWHERE)
     rival, _ = signed_up("rival", "192.0.2.1")
     # Someone is above the main account, so that a rank can be lifted.
-    services.game_resign(game_id=japanese_game(honest, rival).pk, user=rival)
+    resign(game_id=japanese_game(honest, rival).pk, user=rival)
     assert player_rank(user_id=honest.pk, category="japanese") == 1
 
     for n in range(3):
         puppet, _ = signed_up(f"puppet{n}")
         game = japanese_game(main, puppet)
-        services.game_resign(game_id=game.pk, user=puppet)
+        resign(game_id=game.pk, user=puppet)
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
         assert not RatingChange.objects.filter(game=game).exists()
@@ -190,9 +191,7 @@ def test_a_game_finished_without_leaving_is_rated_though_listed():
     puppet, _ = signed_up("puppet")
     game = japanese_game(main, puppet)
 
-    services.game_play_out(
-        game.pk, lambda live: services.automatic_move(live, live.deadline)
-    )
+    time_out_to_the_end(game.pk)
 
     assert RatingChange.objects.filter(game=game).count() == 2
     assert SharedAddress.objects.filter(game=game).exists()
@@ -203,7 +202,7 @@ def test_a_resignation_between_strangers_is_rated_as_before():
     stranger, _ = signed_up("stranger", ELSEWHERE)
     game = japanese_game(main, stranger)
 
-    services.game_resign(game_id=game.pk, user=stranger)
+    resign(game_id=game.pk, user=stranger)
 
     assert RatingChange.objects.filter(game=game).count() == 2
 
@@ -215,7 +214,7 @@ def test_operators_list_the_games_with_filters():
     main, _ = signed_up("main")
     puppet, _ = signed_up("puppet")
     resigned = japanese_game(main, puppet)
-    services.game_resign(game_id=resigned.pk, user=puppet)
+    resign(game_id=resigned.pk, user=puppet)
     japanese_game(*(signed_up(name)[0] for name in ("third", "fourth")))
     operator = Client()
     operator.force_login(StaffUserFactory())

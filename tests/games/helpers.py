@@ -1,6 +1,8 @@
 """Driving live games in tests: tables, seats, moves, and browser sockets.
 
-Everything here goes through ``games.services`` and ``games.selectors`` or
+Everything here goes through ``games.services`` and ``games.selectors``,
+a game's owner run in the test's thread (``games.live.local``: its moves as
+a player's socket sends them, the timer's at the clock the test says), or
 the real ASGI application, the way pages, consumers and timers do; nothing
 writes a model directly. Bots are autopilots unless asked otherwise: they
 move at once and always the same way.
@@ -20,6 +22,7 @@ from django.test import Client
 from config.asgi import application
 from demo.games import person_move
 from games import selectors, services
+from games.live.local import due_move, owner_of
 from games.models import Game, GameEvent, Seat
 from joker import apply, new_game
 from joker.actions import action_from_json
@@ -67,17 +70,50 @@ def first_legal(view: dict) -> dict:
     return view["legal"][0]
 
 
+def seat_of(game_id: int, user) -> int | None:
+    """``user``'s seat in the game; None (a spectator) when they have none."""
+    seat = Seat.objects.filter(table__game__pk=game_id, user=user).first()
+    return None if seat is None else seat.number
+
+
+def act(*, game_id: int, user, action: dict, expected_version: int, client_id: str):
+    """``user``'s action sent to the game's owner as their socket sends it;
+    the owner's answer, or its refusal raised."""
+    with owner_of(game_id, client_id=client_id) as table:
+        return table.act(seat_of(game_id, user), action, expected_version, client_id)
+
+
+def resign(*, game_id: int, user) -> dict:
+    with owner_of(game_id) as table:
+        return table.resign(seat_of(game_id, user))
+
+
+def abort(*, game_id: int, user) -> dict:
+    with owner_of(game_id) as table:
+        return table.abort(seat_of(game_id, user))
+
+
+def advance_overdue(*, game_id: int, version: int, now=None) -> bool:
+    """The move the owner's alarm makes at ``now`` for the turn due at
+    ``version``; False when the game moved on, is over, or the deadline is
+    still ahead."""
+    with owner_of(game_id) as table:
+        if table.live.version != version:
+            return False
+        return table.move_due(now)
+
+
 def move(game: Game) -> None:
     """One step: the timer's move for a bot or a seat that has left, else the
     player's first legal choice."""
     seat = Seat.objects.get(table_id=game.table_id, number=game.engine_state().turn)
     if seat.played_by_bot:
-        moved = services.game_advance_overdue(
+        moved = advance_overdue(
             game_id=game.pk, version=game.version, now=game.deadline
         )
         assert moved
         return
-    services.game_act(
+    act(
         game_id=game.pk,
         user=seat.user,
         action=first_legal(snapshot(game, seat.number)["view"]),
@@ -108,10 +144,19 @@ def play_out(game_id: int, absent: frozenset = frozenset()) -> Game:
     def decide(live):
         seat = live.to_move
         if seat.played_by_bot or seat.user_id in absent:
-            return services.automatic_move(live, live.deadline + timedelta(seconds=1))
+            return due_move(live, live.deadline + timedelta(seconds=1))
         return person_move(live, live.deadline - timedelta(seconds=1))
 
-    services.game_play_out(game_id, decide)
+    with owner_of(game_id) as table:
+        table.play_out(decide)
+    return Game.objects.get(pk=game_id)
+
+
+def time_out_to_the_end(game_id: int) -> Game:
+    """Play the game to its end, every move made by the timer at its
+    deadline; returns the game reloaded."""
+    with owner_of(game_id) as table:
+        table.play_out(lambda live: due_move(live, live.deadline))
     return Game.objects.get(pk=game_id)
 
 

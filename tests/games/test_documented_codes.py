@@ -25,7 +25,7 @@ from config.asgi import application
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
-from games.services import game_resign, table_create_seated
+from games.services import table_create_seated
 from games.services.rematch import rematch_agree
 from social.services import block_create
 from tests.factories import StaffUserFactory, UserFactory
@@ -34,6 +34,7 @@ from tests.games.helpers import (
     Socket,
     action_message,
     of_type,
+    resign,
     start_table,
 )
 from tests.protocol_document import GAME_SOCKET, promises
@@ -402,7 +403,7 @@ CHAT_ERRORS = {
 async def a_finished_match():
     """A Japanese match its declarer resigned: the game and both players."""
     game, declarer, other = await a_match()
-    await db(game_resign)(game_id=game.pk, user=declarer)
+    await db(resign)(game_id=game.pk, user=declarer)
     return game, declarer, other
 
 
@@ -417,7 +418,7 @@ def a_finished_tournament_match():
         created_by=users[0],
     )
     game = Game.objects.get(table=table)
-    game_resign(game_id=game.pk, user=users[0])
+    resign(game_id=game.pk, user=users[0])
     return game, users[1]
 
 
@@ -466,7 +467,7 @@ async def decline_with_no_offer(settings_) -> str:
 async def rematch_refused(settings_) -> str:
     game = await db(ranked_game)("japanese")
     first, second = await db(users_by_seat)(game)
-    await db(game_resign)(game_id=game.pk, user=first)
+    await db(resign)(game_id=game.pk, user=first)
     await db(rematch_agree)(game_id=game.pk, user=first)
     await db(ranked_game)("japanese", users=[second, await db(UserFactory)()])
     return await rematch_error(game, second, REMATCH)

@@ -16,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.services import profile_update
-from games import rows, selectors, services
+from games import rows, selectors
 from games.live import journal, loading
 from games.models import Game, GameEvent, Seat, Table
 from joker import apply, new_game
 from tests.games.helpers import (
+    advance_overdue,
     first_legal,
     move,
     play_until,
@@ -154,7 +155,7 @@ def test_many_games_are_read_back_in_as_many_queries_as_one(db):
             move(game)
         for _ in range(timed_out):
             game = play_until(game, lambda g: g.engine_state().turn == 0)
-            assert services.game_advance_overdue(
+            assert advance_overdue(
                 game_id=game.pk, version=game.version, now=game.deadline
             )
         game.refresh_from_db()

@@ -27,7 +27,7 @@ from games.services.rematch import (
     rematch_left,
 )
 from tests.factories import StaffUserFactory, UserFactory
-from tests.games.helpers import start_table
+from tests.games.helpers import resign, start_table
 from tests.ranked.helpers import finish, ranked_game, take_coins, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 def resigned(game: Game, user) -> Game:
     """The game ended by ``user`` resigning (Japanese Joker: the other wins)."""
-    services.game_resign(game_id=game.pk, user=user)
+    resign(game_id=game.pk, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
@@ -90,7 +90,7 @@ def test_bots_agree_at_once_and_keep_their_seats_and_levels():
     services.seat_add_bot(table_id=table.pk, user=people[0], number=1, bot="easy")
     services.seat_add_bot(table_id=table.pk, user=people[0], number=3, bot="strong")
     game = Game.objects.get(table=table)
-    services.game_resign(game_id=game.pk, user=people[1])
+    resign(game_id=game.pk, user=people[1])
     # The rest is played out by the bots and the other person's timeouts.
     game = finish(game)
 
@@ -253,7 +253,7 @@ def test_declining_or_leaving_lapses_the_offer():
 def three_people_over() -> tuple[Game, list]:
     table, users = start_table("georgian-club", {"schedule": "nines"}, people=3)
     game = Game.objects.get(table=table)
-    services.game_resign(game_id=game.pk, user=users[0])
+    resign(game_id=game.pk, user=users[0])
     return finish(game), users
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.models import Game, Table
 from tests.factories import UserFactory
-from tests.games.helpers import start_table
+from tests.games.helpers import resign, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def finished(**kwargs) -> tuple[Game, list]:
     table, users = start_table("japanese", {"target": 11}, people=2, **kwargs)
     game = Game.objects.get(table=table)
-    services.game_resign(game_id=game.pk, user=users[1])
+    resign(game_id=game.pk, user=users[1])
     return game, users
 
 

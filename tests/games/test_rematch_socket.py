@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
 from games.models import Game, Rematch, Table
 from tests.factories import UserFactory
-from tests.games.helpers import of_type, start_table
+from tests.games.helpers import of_type, resign, start_table
 from tests.ranked.helpers import ranked_game
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -22,7 +21,7 @@ def finished_match(**kwargs):
     """A Japanese match its second player resigned; the players by seat."""
     table, users = start_table("japanese", {"target": 11}, people=2, **kwargs)
     game = Game.objects.get(table=table)
-    services.game_resign(game_id=game.pk, user=users[1])
+    resign(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game, users
@@ -132,7 +131,7 @@ async def test_a_player_leaving_the_page_lapses_the_offer(connect):
 async def test_a_refused_seat_is_told_to_everyone_and_leaves_no_table(connect):
     game = await db(ranked_game)("japanese")
     users = await db(lambda: [s.user for s in game.table.seats.order_by("number")])()
-    await db(services.game_resign)(game_id=game.pk, user=users[0])
+    await db(resign)(game_id=game.pk, user=users[0])
     first, second = await both_at_the_table(connect, game, users)
     await first.send({"type": "rematch"})
     await second.receive_until(rematch("open"))

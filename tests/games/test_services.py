@@ -18,16 +18,21 @@ from games.models import DealRecord, Game, GameEvent, Seat, Table
 from joker.cards import JOKERS
 from tests.factories import UserFactory
 from tests.games.helpers import (
+    abort,
+    advance_overdue,
     assert_replays,
     frozen,
     is_over,
     play_out,
     play_until,
+    resign,
     seat_user,
     snapshot,
     start_game,
     start_table,
+    time_out_to_the_end,
 )
+from tests.games.helpers import act as send_action
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +49,7 @@ def other_user(game):
 
 
 def act(game, user, action, *, version=None, client_id="c1"):
-    return services.game_act(
+    return send_action(
         game_id=game.pk,
         user=user,
         action=action,
@@ -295,7 +300,7 @@ def test_a_repeated_action_id_gets_the_first_answer(japanese):
 def test_advance_overdue_waits_for_the_deadline(japanese):
     before = frozen(japanese)
     early = japanese.deadline - SECOND
-    assert not services.game_advance_overdue(game_id=japanese.pk, version=1, now=early)
+    assert not advance_overdue(game_id=japanese.pk, version=1, now=early)
     assert frozen(japanese) == before
 
 
@@ -303,14 +308,14 @@ def test_advance_overdue_ignores_an_old_version(japanese):
     act(japanese, turn_user(japanese), {"trump": "H"})
     before = frozen(japanese)
     late = japanese.deadline + timedelta(hours=1)
-    assert not services.game_advance_overdue(game_id=japanese.pk, version=1, now=late)
+    assert not advance_overdue(game_id=japanese.pk, version=1, now=late)
     assert frozen(japanese) == before
 
 
 def test_advance_overdue_moves_once_for_a_timed_out_player(japanese):
     deadline, turn = japanese.deadline, japanese.engine_state().turn
     for _ in range(2):
-        services.game_advance_overdue(game_id=japanese.pk, version=1, now=deadline)
+        advance_overdue(game_id=japanese.pk, version=1, now=deadline)
     japanese.refresh_from_db()
     assert event_versions(japanese) == [1, 2]
     event = japanese.events.get(version=2)
@@ -329,9 +334,7 @@ def test_a_bot_moves_after_a_short_wait(user):
     assert game.deadline - game.events.last().created_at < timedelta(
         seconds=settings.PULKA_BOT_MOVE_SECONDS + 1
     )
-    assert services.game_advance_overdue(
-        game_id=game.pk, version=before, now=game.deadline
-    )
+    assert advance_overdue(game_id=game.pk, version=before, now=game.deadline)
     assert game.events.get(version=before + 1).cause == "bot"
 
 
@@ -343,9 +346,7 @@ def test_a_practice_bots_move_keeps_its_thinking_time(user, level):
         Game.objects.get(table=table), lambda g: g.engine_state().turn == 1
     )
     before = game.version
-    assert services.game_advance_overdue(
-        game_id=game.pk, version=before, now=game.deadline
-    )
+    assert advance_overdue(game_id=game.pk, version=before, now=game.deadline)
     move = game.events.get(version=before + 1)
     assert (move.seat, move.cause) == (1, "bot")
     assert move.thinking_ms is not None
@@ -367,7 +368,7 @@ def test_the_sweep_hands_over_the_games_no_server_owns(japanese):
     lease.set(leases.owner_key(owned.pk), "hall.elsewhere", px=60_000)
     try:
         assert relay.unowned([japanese.pk, owned.pk]) == [japanese.pk]
-        assert services.hand_over_unowned() == 1
+        assert relay.hand_over_unowned() == 1
     finally:
         lease.delete(leases.owner_key(owned.pk))
         lease.close()
@@ -379,7 +380,7 @@ def test_the_sweep_hands_over_the_games_no_server_owns(japanese):
 def test_resigning_a_japanese_match_loses_it(japanese):
     seat = japanese.engine_state().turn
     loser, winner = seat_user(japanese, seat), seat_user(japanese, 1 - seat)
-    assert services.game_resign(game_id=japanese.pk, user=loser) == {"version": 2}
+    assert resign(game_id=japanese.pk, user=loser) == {"version": 2}
     japanese.refresh_from_db()
     assert japanese.status == Game.Status.FINISHED
     assert japanese.result["winners"] == [1 - seat]
@@ -388,24 +389,22 @@ def test_resigning_a_japanese_match_loses_it(japanese):
     assert japanese.deadline is None
     assert_replays(japanese)
     with pytest.raises(NotPlaying):
-        services.game_resign(game_id=japanese.pk, user=loser)
+        resign(game_id=japanese.pk, user=loser)
     assert_refused(japanese, winner, {"trump": "H"}, "not_playing")
 
 
 def test_a_leaver_is_played_by_a_bot_and_placed_last():
     game = start_game("georgian-club", {"schedule": "nines"}, people=2)
     leaver = seat_user(game, 1)
-    services.game_resign(game_id=game.pk, user=leaver)
+    resign(game_id=game.pk, user=leaver)
     assert Seat.objects.get(table_id=game.table_id, number=1).left
     assert_refused(game, leaver, {"bid": 0}, "not_allowed")
     with pytest.raises(NotAllowed):
-        services.game_resign(game_id=game.pk, user=leaver)
+        resign(game_id=game.pk, user=leaver)
 
     game = play_until(game, lambda g: g.engine_state().turn == 1)
     version = game.version
-    assert services.game_advance_overdue(
-        game_id=game.pk, version=version, now=game.deadline
-    )
+    assert advance_overdue(game_id=game.pk, version=version, now=game.deadline)
     assert game.events.get(version=version + 1).seat == 1
     assert game.events.get(version=version + 1).cause == "bot"
 
@@ -419,8 +418,8 @@ def test_a_leaver_is_played_by_a_bot_and_placed_last():
 def test_a_game_can_be_aborted_before_the_first_card(japanese):
     game = play_until(japanese, lambda g: g.engine_state().phase == "card")
     with pytest.raises(NotAllowed):
-        services.game_abort(game_id=game.pk, user=UserFactory())
-    services.game_abort(game_id=game.pk, user=other_user(game))
+        abort(game_id=game.pk, user=UserFactory())
+    abort(game_id=game.pk, user=other_user(game))
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert game.table.status == Table.Status.ABORTED
@@ -434,7 +433,7 @@ def test_a_game_cannot_be_aborted_after_the_first_card(japanese):
     game = play_until(japanese, lambda g: g.cards_played == 1)
     before = frozen(game)
     with pytest.raises(NotAllowed):
-        services.game_abort(game_id=game.pk, user=turn_user(game))
+        abort(game_id=game.pk, user=turn_user(game))
     assert frozen(game) == before
 
 
@@ -472,9 +471,7 @@ def test_a_finished_game_replays_and_its_deals_were_committed(profile, options, 
 
 def test_a_game_played_out_in_process_is_written_as_its_owner_writes_it():
     game = start_game("georgian-club", {"schedule": "nines"}, people=2)
-    services.game_play_out(
-        game.pk, lambda live: services.automatic_move(live, live.deadline)
-    )
+    time_out_to_the_end(game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert_replays(game)

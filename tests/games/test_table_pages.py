@@ -15,7 +15,7 @@ from games import selectors, services
 from games.models import Game, Seat
 from joker.record import replay
 from tests.factories import UserFactory
-from tests.games.helpers import play_out
+from tests.games.helpers import abort, play_out, resign
 
 pytestmark = pytest.mark.django_db
 
@@ -247,7 +247,7 @@ def test_revealed_deals_hash_to_their_commitments_and_match_the_record(
 
 def test_an_aborted_game_has_a_replay_and_a_record(client, player):
     game = japanese_game(player)
-    services.game_abort(game_id=game.pk, user=player)
+    abort(game_id=game.pk, user=player)
     client.force_login(player)
 
     replay_page = client.get(reverse("games:replay", args=[game.pk]))
@@ -282,7 +282,7 @@ def test_a_four_player_replay_page_renders(client, player):
         )
     game = Game.objects.get(table=table)
     # Resigning hands the seat to a bot; the bots then finish the game.
-    services.game_resign(game_id=game.pk, user=player)
+    resign(game_id=game.pk, user=player)
     game = play_out(game.pk)
     assert game.status == Game.Status.FINISHED
     client.force_login(player)

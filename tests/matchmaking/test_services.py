@@ -18,6 +18,7 @@ from matchmaking.errors import AlreadyWaiting, NotWaiting
 from matchmaking.models import Match, PoolEntry
 from ratings.categories import category_of
 from tests.factories import StaffUserFactory
+from tests.games.helpers import resign
 from tests.matchmaking.helpers import T0, at, join_all, player, tick_at
 from tests.ranked.helpers import established, ranked_game, take_coins
 
@@ -109,7 +110,7 @@ def test_a_player_waiting_at_an_open_ranked_table_cannot_join():
 def test_a_player_who_resigned_a_ranked_game_may_join_again():
     game = ranked_game("joker")
     leaver = game.table.seats.first().user
-    games.game_resign(game_id=game.pk, user=leaver)
+    resign(game_id=game.pk, user=leaver)
 
     services.pool_join(user=leaver, category="joker", stake=0, now=T0)
 

@@ -14,6 +14,7 @@ from ratings.categories import preset
 from ratings.models import Rating
 from ratings.services import rating_counts_rebuild
 from tests.factories import StaffUserFactory, UserFactory
+from tests.games.helpers import advance_overdue, time_out_to_the_end
 
 
 def players_of(category: str) -> int:
@@ -48,17 +49,13 @@ def ranked_game(category: str = "japanese", *, stake: int = 0, users=None) -> Ga
 def time_out(game: Game) -> None:
     """The move of whoever is to move, made by the timer at the deadline."""
     game.refresh_from_db()
-    moved = services.game_advance_overdue(
-        game_id=game.pk, version=game.version, now=game.deadline
-    )
+    moved = advance_overdue(game_id=game.pk, version=game.version, now=game.deadline)
     assert moved
 
 
 def finish(game: Game) -> Game:
     """Play the game to its end, every move a timeout; returns it reloaded."""
-    services.game_play_out(
-        game.pk, lambda live: services.automatic_move(live, live.deadline)
-    )
+    time_out_to_the_end(game.pk)
     game.refresh_from_db()
     return game
 

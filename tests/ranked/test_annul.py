@@ -12,6 +12,7 @@ from games.models import Game, GameEvent, Table
 from games.services.annul import game_annul
 from ratings.models import Rating, RatingChange
 from tests.factories import StaffUserFactory
+from tests.games.helpers import abort, advance_overdue
 from tests.ranked.helpers import (
     balance,
     balances,
@@ -117,7 +118,7 @@ def test_annulling_a_game_in_progress_ends_it_and_refunds_every_stake(operator):
     assert balances(users) == [coins.welcome_coins()] * 4
     assert not RatingChange.objects.filter(game=game).exists()
     # The timer of the move that was due finds the game over.
-    assert not services.game_advance_overdue(game_id=game.pk, version=version, now=None)
+    assert not advance_overdue(game_id=game.pk, version=version, now=None)
     assert books_balance()
 
 
@@ -172,7 +173,7 @@ def test_a_winner_who_spent_the_coins_stops_the_annulment(operator):
 
 def test_an_aborted_game_has_nothing_to_annul(operator):
     game = ranked_game("japanese", stake=10)
-    services.game_abort(game_id=game.pk, user=users_by_seat(game)[0])
+    abort(game_id=game.pk, user=users_by_seat(game)[0])
 
     with pytest.raises(NotAllowed):
         game_annul(game_id=game.pk, by=operator)

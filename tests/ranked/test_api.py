@@ -14,6 +14,7 @@ from games.models import Game
 from games.services.annul import game_annul
 from joker.record import replay
 from tests.factories import StaffUserFactory, UserFactory
+from tests.games.helpers import resign
 from tests.ranked.helpers import finish, ranked_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -283,7 +284,7 @@ def test_no_record_while_the_game_is_being_played(api_client):
 def test_a_private_record_is_refused_to_others(api_client):
     game = casual_game(private=True)
     player = users_by_seat(game)[1]
-    services.game_resign(game_id=game.pk, user=player)
+    resign(game_id=game.pk, user=player)
     record = f"{GAMES}{game.pk}/record/"
 
     assert api_client.get(record).status_code == 404

@@ -11,6 +11,7 @@ from games.models import Game, Seat, Table
 from games.stakes import STAKE_CHOICES
 from ratings.categories import CATEGORIES, preset
 from tests.factories import UserFactory
+from tests.games.helpers import resign
 from tests.ranked.helpers import (
     balance,
     established,
@@ -204,7 +205,7 @@ def test_a_seat_at_a_playing_ranked_table_counts_too():
 def test_a_casual_table_or_a_finished_ranked_game_does_not_hold_a_player():
     game = ranked_game("japanese")
     first, second = (seat.user for seat in game.table.seats.order_by("number"))
-    services.game_resign(game_id=game.pk, user=second)
+    resign(game_id=game.pk, user=second)
     casual = services.table_create(
         user=UserFactory(), profile="japanese", options={"target": 11}
     )

@@ -18,6 +18,7 @@ from games.settlement import score_settlement
 from ratings.categories import preset
 from ratings.models import RatingChange
 from tests.factories import StaffUserFactory, UserFactory
+from tests.games.helpers import resign
 from tests.ranked.helpers import (
     balances,
     finish,
@@ -216,7 +217,7 @@ def test_a_resigner_loses_the_deposit_whatever_the_score():
     users = users_by_seat(game)
     time_out(game)
 
-    services.game_resign(game_id=game.pk, user=users[1])
+    resign(game_id=game.pk, user=users[1])
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

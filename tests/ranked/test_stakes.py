@@ -8,8 +8,10 @@ from django.utils import timezone
 from coins import services as coins
 from coins.models import Entry
 from games import services, stakes
+from games.live.local import owner_of
 from games.models import Game, Table
 from ratings.models import Rating, RatingChange
+from tests.games.helpers import abort, resign
 from tests.ranked.helpers import (
     balances,
     finish,
@@ -165,7 +167,7 @@ def test_resigning_loses_the_stake():
     users = users_by_seat(game)
     time_out(game)
 
-    services.game_resign(game_id=game.pk, user=users[0])
+    resign(game_id=game.pk, user=users[0])
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -179,10 +181,10 @@ def test_staying_away_past_the_grace_period_loses_the_stake():
     game = ranked_game("japanese", stake=50)
     users = users_by_seat(game)
     # The step the game's owner makes when the grace runs out.
-    services.change_game(
-        game.pk,
-        lambda live: live.decide_resign(1, cause="disconnect", now=timezone.now()),
-    )
+    with owner_of(game.pk) as table:
+        table.make(
+            lambda live: live.decide_resign(1, cause="disconnect", now=timezone.now())
+        )
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -194,7 +196,7 @@ def test_staying_away_past_the_grace_period_loses_the_stake():
 def test_a_four_player_leaver_is_placed_last_and_cannot_win_the_pot():
     game = ranked_game("joker-nines", stake=10)
     users = users_by_seat(game)
-    services.game_resign(game_id=game.pk, user=users[2])
+    resign(game_id=game.pk, user=users[2])
     game = finish(game)
 
     assert game.result["places"][2] == 4 and 2 not in game.result["winners"]
@@ -208,7 +210,7 @@ def test_an_abort_refunds_everyone_exactly():
     users = users_by_seat(game)
     assert balances(users) == [WELCOME - 100] * 4
 
-    services.game_abort(game_id=game.pk, user=users[1])
+    abort(game_id=game.pk, user=users[1])
 
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
@@ -223,7 +225,7 @@ def test_an_abort_refunds_everyone_exactly():
 def test_after_an_abort_the_players_may_sit_at_another_ranked_table():
     game = ranked_game("japanese", stake=10)
     users = users_by_seat(game)
-    services.game_abort(game_id=game.pk, user=users[0])
+    abort(game_id=game.pk, user=users[0])
     table, _ = ranked_table("japanese", stake=10)
 
     services.seat_take(table_id=table.pk, user=users[0], number=1)

@@ -11,7 +11,7 @@ from ratings.categories import preset
 from ratings.models import Rating, RatingChange, RatingCount
 from ratings.services import rating_counts_rebuild
 from tests.factories import UserFactory
-from tests.games.helpers import play_out, seat_user
+from tests.games.helpers import play_out, resign, seat_user
 
 
 def seated_game(users, profile: str, options: dict | None = None, *, bots=0) -> Game:
@@ -60,7 +60,7 @@ def resigned_match(
         users = [UserFactory() for _ in range(2 - bots)]
     options = {"target": 21} if options is None else options
     game = seated_game(users, "japanese", options, bots=bots)
-    services.game_resign(game_id=game.pk, user=seat_user(game, loser))
+    resign(game_id=game.pk, user=seat_user(game, loser))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return make_ranked(game, ranked)

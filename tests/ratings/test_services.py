@@ -10,13 +10,12 @@ from django.urls import reverse
 
 from common.api_errors import exception_handler
 from common.errors import ApplicationError
-from games import services as game_services
 from games.models import Game
 from games.rated import rated_result
 from ratings import elo, selectors, services
 from ratings.models import Rating, RatingChange, RatingCount
 from tests.factories import StaffUserFactory, UserFactory
-from tests.games.helpers import play_out, seat_user
+from tests.games.helpers import abort, play_out, resign, seat_user
 from tests.ratings.helpers import (
     assert_ratings_add_up,
     make_ranked,
@@ -160,7 +159,7 @@ def test_partners_share_their_side_s_change():
 def test_a_leaver_is_rated_last():
     users = [UserFactory() for _ in range(4)]
     game = seated_game(users, "georgian-club", {"schedule": "nines"})
-    game_services.game_resign(game_id=game.pk, user=users[1])
+    resign(game_id=game.pk, user=users[1])
     play_out(game.pk)
     game = make_ranked(game)
     assert game.result["places"][1] == 4
@@ -193,7 +192,7 @@ def test_unfinished_and_aborted_games_are_unrated():
     game = make_ranked(seated_game(users, "japanese", {"target": 21}))
     # The games hand the ratings nothing to rate.
     assert rated_result(game.pk) is None
-    game_services.game_abort(game_id=game.pk, user=users[0])
+    abort(game_id=game.pk, user=users[0])
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert rated_result(game.pk) is None

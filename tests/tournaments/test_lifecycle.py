@@ -16,10 +16,9 @@ from django.test import TestCase
 
 from coins import services as coins
 from common.errors import ApplicationError, NotAllowed
-from games import services as games
 from games.models import Game, GameEvent, Seat
 from ratings.models import Rating
-from tests.games.helpers import play_out
+from tests.games.helpers import abort, play_out
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 from tournaments.selectors import seat_of_user
@@ -164,7 +163,7 @@ def test_players_are_seated_at_live_tables_with_the_tournament_rules():
     assert board.table.game.status == Game.Status.PLAYING
     # Nobody can call a tournament game off.
     with pytest.raises(NotAllowed):
-        games.game_abort(game_id=board.table.game.pk, user=users[0])
+        abort(game_id=board.table.game.pk, user=users[0])
 
 
 # -- whole tournaments ---------------------------------------------------------

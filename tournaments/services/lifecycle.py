@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from coins import services as coins
 from common.errors import ApplicationError
-from games import services as games
+from games.live.local import owner_of
 from ratings import elo
 from ratings.models import Rating
 from tournaments import notify
@@ -134,7 +134,10 @@ def tournament_cancel(*, tournament_id: int, reason: str = "", now=None) -> None
         ).values_list("table__game", flat=True)
         for game_id in list(playing):
             if game_id is not None:
-                games.game_call_off(game_id=game_id)
+                # Decided and written here, as the game's owner would,
+                # which is told to read the game again.
+                with owner_of(game_id) as table:
+                    table.call_off()
         # The round in play ends here, its called-off games without a result.
         Board.objects.filter(round__tournament=tournament, finished=False).update(
             finished=True
