@@ -226,6 +226,15 @@ class LiveGame:
             save_state=True,
         )
 
+    def move_is_due(self, now: datetime, early: timedelta = timedelta(0)) -> bool:
+        """Whether the turn's time is up at ``now`` (or will be within
+        ``early``, an alarm's allowance), so the automatic move is made."""
+        return (
+            self.status == PLAYING
+            and self.deadline is not None
+            and self.deadline - now <= early
+        )
+
     def check_playing(self) -> None:
         if self.status != PLAYING:
             raise NotPlaying("the game is over")

@@ -182,8 +182,7 @@ class LocalTable:
         out of time. False (nothing done) when the game is over or the
         deadline is still ahead at ``now``."""
         now = now or timezone.now()
-        live = self.live
-        if live.status != PLAYING or live.deadline is None or live.deadline > now:
+        if not self.live.move_is_due(now):
             return False
         return bool(self.make(lambda live: due_move(live, now)).events)
 
@@ -219,12 +218,13 @@ def due_move(live: LiveGame, now) -> Step:
     """The move made when the turn's time is up at ``now``, as the owner's
     alarm makes it: the bot's (a practice bot thinks here, in this process),
     or the autopilot's for a person out of time."""
-    seat, thought = live.to_move, None
-    if thinking.thinks(seat.bot) and not seat.left:
+    thought = None
+    level = thinking.level_to_think(live)
+    if level:
         thought = thinking.practice_move(
             live.state,
             list(live.deal_actions),
-            seat.bot,
+            level,
             settings.PULKA_PRACTICE_BOT_SECONDS,
         )
     return live.decide_automatic(now, thought)

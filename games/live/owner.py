@@ -269,19 +269,17 @@ class GameOwner:
         live = self.live
         if live.status != PLAYING or live.version != version:
             return
-        seat = live.to_move
         thought = None
-        if thinking.thinks(seat.bot) and not seat.left:
+        level = thinking.level_to_think(live)
+        if level:
             # Thought in another process, without the lock: a player may
             # still resign meanwhile, and the version tells.
-            thought = await bot_pool.think(
-                seat.bot, live.state, list(live.deal_actions)
-            )
+            thought = await bot_pool.think(level, live.state, list(live.deal_actions))
         async with self.lock:
             if live.status != PLAYING or live.version != version:
                 return
             due_at = now()
-            if live.deadline is not None and live.deadline - due_at > EARLY:
+            if not live.move_is_due(due_at, EARLY):
                 self._arm()  # moved by an outage meanwhile: not due yet
                 return
             try:

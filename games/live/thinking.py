@@ -47,6 +47,13 @@ def thinks(bot: str) -> bool:
     return bot in LEVELS
 
 
+def level_to_think(live) -> str | None:
+    """The level of the practice bot whose move is due, when one thinks it:
+    a seat its player left, or the autopilot's, moves without thinking."""
+    seat = live.to_move
+    return seat.bot if thinks(seat.bot) and not seat.left else None
+
+
 def practice_move(
     state, deal_actions: list, bot: str, seconds: float, asked_at: float | None = None
 ) -> Thought:
