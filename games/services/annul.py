@@ -23,9 +23,7 @@ from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
 from common.errors import NotAllowed, NotFound
-from games import signals
-from games.live import journal, loading, relay
-from games.live.commands import Reload
+from games.live.local import owner_of
 from games.models import Game
 from games.stakes import escrow_ref
 from ratings import services as ratings
@@ -53,28 +51,17 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
         if game.status == Game.Status.ABORTED:
             raise NotAllowed("the game was called off: there is nothing to annul")
         if game.status == Game.Status.PLAYING:
-            # Stopped with an abort event, as a game called off is; the
-            # owner is told to read it again.
-            live = loading.load(game_id)
-            stop = live.decide_abort(None, now)
-            journal.write_sync(live, stop)
-            reload = Reload(stop.version)
+            # The stakes go back as annulled first, so the refund of the
+            # game's end finds nothing left to give; then its owner stops it
+            # with an abort event, as a game called off is (and tells a
+            # server's owner to read it again).
+            _refund_stakes(game)
+            with owner_of(game_id) as table:
+                table.call_off()
             game.refresh_from_db()
-            table_id = game.table_id
-            transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
-            transaction.on_commit(
-                lambda: signals.game_ended.send(
-                    sender=Game, game_id=game_id, table_id=table_id
-                )
-            )
         else:
             _take_back_payouts(game, by)
-        if game.table.stake:
-            coins.escrow_refund(
-                ref=escrow_ref(game),
-                key_prefix=f"annul:game:{game.pk}:refund",
-                reason=Entry.Reason.ANNUL,
-            )
+            _refund_stakes(game)
         ratings.rating_revert_game(game_id=game.pk, now=now)
         game.status = Game.Status.ANNULLED
         game.finished_at = game.finished_at or now
@@ -82,6 +69,16 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
         game.annulled_by = by
         game.save()
     return True
+
+
+def _refund_stakes(game: Game) -> None:
+    if not game.table.stake:
+        return
+    coins.escrow_refund(
+        ref=escrow_ref(game),
+        key_prefix=f"annul:game:{game.pk}:refund",
+        reason=Entry.Reason.ANNUL,
+    )
 
 
 def _take_back_payouts(game: Game, by) -> None:
