@@ -1,12 +1,11 @@
 """The lobby's socket: tells lobby pages to refresh their table list when
-it changes, and carries the lobby's chat (docs/protocol.md)."""
+it changes (docs/protocol.md). The lobby's chat rides on it, added by
+``chat.sockets``, which serves it."""
 
 from __future__ import annotations
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from chat.consumers import CHAT_TYPES, ChatSocketMixin
-from chat.selectors import LOBBY
 from games.consumers.sockets import (
     DirectDispatchMixin,
     FrameError,
@@ -19,14 +18,12 @@ from games.services.notify import LOBBY_GROUP
 class LobbyConsumer(
     DirectDispatchMixin,
     UserSocketMixin,
-    ChatSocketMixin,
     AsyncJsonWebsocketConsumer,
 ):
-    """Tells lobby pages to refresh their table list when it changes, and
-    carries the lobby's chat.
+    """Tells lobby pages to refresh their table list when it changes.
 
-    Open to everybody (anonymous visitors read the chat, signed-in users
-    write in it); a signed-in user's socket also joins the user's group.
+    Open to everybody; a signed-in user's socket also joins the user's
+    group.
     """
 
     async def connect(self):
@@ -35,23 +32,34 @@ class LobbyConsumer(
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.chat_join(LOBBY, user.pk if user.is_authenticated else None)
+        await self.joined(user.pk if user.is_authenticated else None)
+
+    async def joined(self, user_id: int | None) -> None:
+        """The socket is open: for what rides on it (the lobby's chat)."""
+
+    async def leaving(self) -> None:
+        """The socket is closing, before it leaves its groups."""
+
+    # The frames answered other than with a pong, by type (``chat.sockets``
+    # adds the chat's).
+    HANDLERS: dict = {}
 
     async def disconnect(self, code):
-        await self.chat_leave()
+        await self.leaving()
         await self.leave_user_group()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """A chat message (``CHAT_TYPES``) goes to the chat; every other
-        frame, whatever it holds, is a keep-alive answered with a pong, as
-        before there was a chat."""
+        """A frame of a type in ``HANDLERS`` goes to its handler; every
+        other frame, whatever it holds, is a keep-alive answered with a
+        pong."""
         try:
             message = read_frame(text_data, bytes_data)
         except FrameError:
             message = None
-        if message is not None and message["type"] in CHAT_TYPES:
-            await self.chat_receive(message)
+        handler = self.HANDLERS.get(message["type"]) if message else None
+        if handler is not None:
+            await handler(self, message)
         else:
             await self.send_json({"type": "pong"})
 

@@ -22,8 +22,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.sockets import CLOSE_FORBIDDEN, retries, session_ended
-from chat.consumers import CHAT_TYPES, ChatSocketMixin
-from chat.selectors import table_room
 from games import selectors
 from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
@@ -45,7 +43,6 @@ HEARD_EVERY_SECONDS = 2.0
 class GameConsumer(
     DirectDispatchMixin,
     UserSocketMixin,
-    ChatSocketMixin,
     RematchSocketMixin,
     AsyncJsonWebsocketConsumer,
 ):
@@ -53,8 +50,10 @@ class GameConsumer(
 
     Everything the socket is sent about the game (syncs, updates, presence,
     answers) comes from the owner (``games.live``), in this process or
-    through the channel layer (``table_text``). The table's chat does not go
-    through the owner: ``chat.consumers`` saves and fans it out. The rematch
+    through the channel layer (``table_text``). What rides on the socket
+    beside the game comes in through ``joined``, ``leaving`` and
+    ``HANDLERS``: the table's chat (``chat.sockets``, which serves this
+    socket with its chat) never goes through the owner. The rematch
     of a finished game is the socket's own business (``RematchSocketMixin``).
     """
 
@@ -73,8 +72,15 @@ class GameConsumer(
         self.attached = await self.relay.attach(self.game_id, self, self.seat, None)
         if not self.attached:
             await self.send_stored_sync(None)
-        await self.chat_join(table_room(self.game_id, self.seat), self.user_id)
+        await self.joined()
         await self.join_rematch()
+
+    async def joined(self) -> None:
+        """The socket is open and attached to its game: for what rides on
+        the socket beside the game (the table's chat, ``chat.sockets``)."""
+
+    async def leaving(self) -> None:
+        """The socket is closing, before it leaves its groups and game."""
 
     async def may_watch(self, user) -> bool:
         """Whether the game is there and the user may see it (refused with
@@ -92,7 +98,7 @@ class GameConsumer(
 
     async def disconnect(self, code):
         try:
-            await self.chat_leave()
+            await self.leaving()
             await self.leave_user_group()
         finally:
             if self.attached:
@@ -138,11 +144,9 @@ class GameConsumer(
             case _:
                 await self.play(command)
 
-    async def on_chat_frame(self, message):
-        await self.chat_receive(message)
-
+    # The frames that are not the owner's, by type (a socket serving more
+    # than the game adds its own: ``chat.sockets``).
     HANDLERS = {
-        **dict.fromkeys(CHAT_TYPES, on_chat_frame),
         "rematch": RematchSocketMixin.on_rematch,
         "rematch_decline": RematchSocketMixin.on_rematch_decline,
     }

@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from chat import selectors as chat_selectors
 from games import selectors
 from games.models import Game, Seat, Table
 from games.views import lobby
@@ -184,8 +183,6 @@ def game_replay(request, game_id: int):
             "record": record,
             "result": result,
             "coin_nets": _coin_nets(game, seats),
-            # Both rooms once the game is over, less whom the reader hides.
-            "chat": chat_selectors.game_chat(game, request.user),
             "config": {
                 "game": game.pk,
                 "status": game.status,

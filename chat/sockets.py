@@ -1,0 +1,46 @@
+"""The table's and the lobby's sockets as the site serves them: the games'
+sockets (``games.consumers``) with the chat riding on them.
+
+The games know nothing of the chat; their sockets leave room for it
+(``joined``, ``leaving``, ``HANDLERS``), and these classes fill it, so the
+chat sits above the games and the games import nothing of it. The chat
+never goes through a game's owner (``chat.consumers``).
+"""
+
+from __future__ import annotations
+
+from chat.consumers import CHAT_TYPES, ChatSocketMixin
+from chat.selectors import LOBBY, table_room
+from games.consumers import GameConsumer, LobbyConsumer
+
+
+class TableSocket(ChatSocketMixin, GameConsumer):
+    """A live table's socket, with the room of the seat's side: the
+    players', or the spectators'."""
+
+    async def joined(self) -> None:
+        await self.chat_join(table_room(self.game_id, self.seat), self.user_id)
+
+    async def leaving(self) -> None:
+        await self.chat_leave()
+
+    async def on_chat_frame(self, message):
+        await self.chat_receive(message)
+
+    HANDLERS = {**GameConsumer.HANDLERS, **dict.fromkeys(CHAT_TYPES, on_chat_frame)}
+
+
+class LobbySocket(ChatSocketMixin, LobbyConsumer):
+    """The lobby's socket, with the lobby's room: anybody reads it, a
+    signed-in user writes in it."""
+
+    async def joined(self, user_id: int | None) -> None:
+        await self.chat_join(LOBBY, user_id)
+
+    async def leaving(self) -> None:
+        await self.chat_leave()
+
+    async def on_chat_frame(self, message):
+        await self.chat_receive(message)
+
+    HANDLERS = dict.fromkeys(CHAT_TYPES, on_chat_frame)
