@@ -16,10 +16,26 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coins.models import Account, Entry
+from common.errors import NotFound
 from games import fairness, rows, snapshots
 from games.models import Game, GameEvent, Rematch, Seat, Table, deal_of
 from joker.record import record_json
 from ratings import selectors as ratings
+
+
+def game_locked(game_id: int) -> Game:
+    """The game with its table, its row locked for the caller's transaction:
+    every writer of a game takes this lock first, so two go one after the
+    other. ``NotFound`` when there is no such game."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
 
 
 def game_for_broadcast(game_id: int) -> tuple[Game, list[Seat]]:

@@ -38,7 +38,7 @@ from games.live.commands import Reload
 from games.live.game import PLAYING, Late, LiveGame, Step
 from games.live.owner import Attached, GameOwner
 from games.live.statements import GAME, jsonb, presence_json
-from games.models import Game
+from games.selectors import game_locked
 
 # The refusals an error frame may carry, raised again by their code.
 REFUSALS = {
@@ -237,8 +237,7 @@ def owner_of(game_id: int, *, client_id: str | None = None) -> Iterator[LocalTab
     for ``client_id`` alone when given. Raises ``NotFound`` when there is no
     such game."""
     with transaction.atomic():
-        if not Game.objects.select_for_update().filter(pk=game_id).exists():
-            raise NotFound(f"there is no game {game_id}")
+        game_locked(game_id)
         table = LocalTable(loading.load(game_id, client_id=client_id))
         before = table.live.version
         try:

@@ -22,9 +22,10 @@ from django.utils import timezone
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from coins.models import Account, Entry
-from common.errors import NotAllowed, NotFound
+from common.errors import NotAllowed
 from games.live.local import owner_of
 from games.models import Game
+from games.selectors import game_locked
 from games.stakes import escrow_ref
 from ratings import services as ratings
 
@@ -38,14 +39,7 @@ def game_annul(*, game_id: int, by, now=None) -> bool:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("table")
-            .filter(pk=game_id)
-            .first()
-        )
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
+        game = game_locked(game_id)
         if game.status == Game.Status.ANNULLED:
             return False
         if game.status == Game.Status.ABORTED:

@@ -28,9 +28,10 @@ from functools import partial
 from django.db import transaction
 from django.utils import timezone
 
-from common.errors import NotAllowed, NotFound
+from common.errors import NotAllowed
 from games import stakes
 from games.models import Game, Rematch, Seat, Table
+from games.selectors import game_locked
 
 from . import notify
 from .tables import _start_if_full
@@ -175,14 +176,7 @@ def _is_open(rematch: Rematch, now: datetime) -> bool:
 
 
 def _locked_game(game_id: int) -> tuple[Game, list[Seat]]:
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table")
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None:
-        raise NotFound(f"there is no game {game_id}")
+    game = game_locked(game_id)
     if game.status != Game.Status.FINISHED:
         raise GameNotFinished("only a finished game can be played again")
     if game.table.managed:
