@@ -16,13 +16,25 @@ attribute runs no script, and forking those templates to drop a few is
 more to keep up than it is worth; their inline <style> and their one
 inline event handler, which would need ``'unsafe-inline'`` for whole style
 sheets and for scripts, are gone (templates/rest_framework/api.html).
+
+Under DEBUG django-csp leaves the 404 and the 500 without a policy (Django's
+debug pages style themselves inline); here they carry it like every other
+answer, so that `make run` shows what production does. Those pages then
+show unstyled, which is all the policy costs them.
 """
 
 from __future__ import annotations
 
-from csp.constants import UNSAFE_INLINE
+from dataclasses import asdict
+
+from csp.constants import HEADER, UNSAFE_INLINE
 from csp.middleware import CSPMiddleware
+from csp.utils import build_policy
+from django.conf import settings
 from django.core.exceptions import DisallowedHost
+
+# The answers django-csp leaves without a policy under DEBUG.
+DEBUG_PAGES = (404, 500)
 
 
 def own_socket_origin(request) -> str | None:
@@ -63,3 +75,12 @@ class ContentSecurityPolicy(CSPMiddleware):
             update = _added(update, "style-src-attr", UNSAFE_INLINE)
         parts.update = update or None
         return parts
+
+    def process_response(self, request, response):
+        response = super().process_response(request, response)
+        # What django-csp left out for DEBUG's error pages (see above).
+        left_out = settings.DEBUG and response.status_code in DEBUG_PAGES
+        if left_out and HEADER not in response:
+            parts = self.get_policy_parts(request=request, response=response)
+            response[HEADER] = build_policy(**asdict(parts))
+        return response

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import path
 
+from config import urls as config_urls
 from tests.factories import StaffUserFactory
 from tests.games.test_table_pages import japanese_game
 from tests.tournaments.support import make_tournament
@@ -150,3 +152,23 @@ def test_production_answers_carry_the_policy():
     status, header = proc.stdout.strip().splitlines()[-2:]
     assert status == "404"
     assert_strict(header, "wss://pulka.example")
+
+
+def broken_view(request):
+    raise RuntimeError("a page that breaks")
+
+
+# The site's addresses and one that breaks, for the 500 below.
+urlpatterns = [path("broken/", broken_view), *config_urls.urlpatterns]
+
+
+@pytest.mark.urls(__name__)
+def test_make_runs_debug_error_pages_carry_the_policy_too(settings):
+    # django-csp leaves out the 404 and 500 of DEBUG (Django's debug pages
+    # have inline styles); under `make run` they carry it like any other.
+    settings.DEBUG = True
+    client = Client(raise_request_exception=False)
+    for address, status in (("/no/such/page/", 404), ("/broken/", 500)):
+        response = client.get(address)
+        assert response.status_code == status, address
+        assert_strict(response["Content-Security-Policy"], "ws://testserver")
