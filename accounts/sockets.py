@@ -8,7 +8,14 @@ it, the site ends the sockets of:
 * a user whose password changes, or whose account is deactivated (by a ban
   or in the admin): every socket of theirs (group ``user-<id>``).
 
-Each is told over the channel layer and closes. Telling them is best effort:
+Each is told over the channel layer and closes.
+
+These groups carry other word for a user's sockets too (``USER_MESSAGES``):
+every message sent to them is declared there and sent through ``tell_user``,
+and every socket that joins them handles each one
+(``games.consumers.sockets.UserSocketMixin``), if only by ignoring it; a
+socket without a handler for a message it is sent drops, as Channels
+raises. Telling them is best effort:
 the logout, the password change or the ban is done whatever the channel
 layer says, and a notice it does not take (Redis down) is sent again from a
 thread of this process until it does (``Retries``). What an ended session
@@ -41,6 +48,13 @@ CLOSE_FORBIDDEN = 4403
 BANNED = "banned"
 SIGNED_OUT = "signed out"
 
+# Every message type sent to a user's or a session's group: the socket
+# closes with the message's code and reason; the user muted or unmuted
+# someone in the chat (a socket with a chat reads again whom they hide).
+SESSION_ENDED = "session.ended"
+CHAT_HIDDEN = "chat.hidden"
+USER_MESSAGES = (SESSION_ENDED, CHAT_HIDDEN)
+
 
 def session_group(session_key: str) -> str:
     return f"session-{session_key}"
@@ -51,10 +65,22 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def tell_user(user_id: int, message: dict) -> None:
+    """Send ``message`` to every socket of the user; its type must be one of
+    ``USER_MESSAGES`` (ValueError otherwise, and nothing is sent)."""
+    _send(user_group(user_id), message)
+
+
+def _send(group: str, message: dict) -> None:
+    if message.get("type") not in USER_MESSAGES:
+        raise ValueError(f"{message.get('type')!r} is not one of USER_MESSAGES")
+    async_to_sync(get_channel_layer().group_send)(group, message)
+
+
 def _tell(group: str, code: int, reason: str) -> None:
-    message = {"type": "session.ended", "code": code, "reason": reason}
+    message = {"type": SESSION_ENDED, "code": code, "reason": reason}
     try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
+        _send(group, message)
     except Exception:  # whatever the layer's failure: what ended stays ended
         logger.warning("could not tell %s yet; trying again", group, exc_info=True)
         retries.add(group, message)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from accounts.sockets import user_group
+from accounts.sockets import CHAT_HIDDEN, tell_user
 
 
 def said(group: str, message: dict) -> None:
@@ -19,6 +19,4 @@ def said(group: str, message: dict) -> None:
 
 
 def hidden_changed(user_id: int) -> None:
-    async_to_sync(get_channel_layer().group_send)(
-        user_group(user_id), {"type": "chat.hidden"}
-    )
+    tell_user(user_id, {"type": CHAT_HIDDEN})

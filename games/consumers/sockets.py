@@ -3,8 +3,12 @@ for a signed-in user the cap on sockets and the groups that end a socket
 with its session.
 
 Every socket of a signed-in user joins the groups ``user-<id>`` and
-``session-<key>``, which carry one message: ``session.ended``, on which the
-socket closes (4401 signed out, 4403 banned; ``accounts.sockets``). An
+``session-<key>``, which carry the messages ``accounts.sockets.USER_MESSAGES``
+declares; ``UserSocketMixin`` has a handler for each, so that every socket
+built on it takes each one (Channels drops a socket sent a message it has no
+handler for): on ``session.ended`` the socket closes (4401 signed out, 4403
+banned), and ``chat.hidden`` matters only to a socket with a chat, which
+handles it itself (``chat.consumers``). An
 inactive (banned) user cannot connect. The table's, the lobby's, quick
 play's, the tournaments' and the personal sockets are all built on the
 mixins here.
@@ -211,8 +215,14 @@ class UserSocketMixin:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
 
+    # A handler for each of accounts.sockets.USER_MESSAGES.
+
     async def session_ended(self, event):
         await self.close(code=event["code"], reason=event["reason"])
+
+    async def chat_hidden(self, event):
+        """The user muted or unmuted someone: nothing to a socket without a
+        chat (a socket with one reads again whom its reader hides)."""
 
 
 class FrameError(Exception):
