@@ -42,8 +42,8 @@ def _left(game_id: int, user) -> None:
 
 
 class RematchSocketMixin:
-    """For ``GameConsumer``: ``{"type": "rematch"}`` agrees (or offers),
-    ``{"type": "rematch_decline"}`` says no; each is answered by the
+    """For ``GameConsumer`` (a ``UserSocketMixin``): ``{"type": "rematch"}``
+    agrees (or offers), ``{"type": "rematch_decline"}`` says no; each is answered by the
     ``rematch`` message every player's socket gets, or by an ``error``."""
 
     rematch_joined = False
@@ -65,9 +65,9 @@ class RematchSocketMixin:
         if not self.rematch_joined:
             return
         self.rematch_joined = False
-        await self.channel_layer.group_discard(
-            rematch_group(self.game_id), self.channel_name
-        )
+        # Redis down: the offer still lapses (``leave_group`` of the socket).
+        if not await self.leave_group(rematch_group(self.game_id)):
+            logger.warning("game %s: Redis not told a socket left", self.game_id)
         try:
             await database_sync_to_async(_left)(self.game_id, self.scope["user"])
         except DatabaseError:

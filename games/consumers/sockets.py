@@ -194,10 +194,7 @@ class UserSocketMixin:
         user_id, self.user_id = self.user_id, None
         untidy = False
         for group in groups:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:
-                untidy = True
+            untidy = not await self.leave_group(group) or untidy
         if user_id is not None:
             try:
                 await database_sync_to_async(socket_limits.socket_closed)(
@@ -209,6 +206,16 @@ class UserSocketMixin:
             # The layer forgets a group's channel before it tells Redis; a
             # count left behind is forgotten a day on (socket_limits).
             logger.warning("socket %s: Redis not told of its close", self.channel_name)
+
+    async def leave_group(self, group: str) -> bool:
+        """Leave a channel-layer group, as far as Redis answers: False when
+        it did not (the layer forgets a group's channel before it tells
+        Redis, and Redis forgets it with the group's expiry)."""
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except Exception:
+            return False
+        return True
 
     @property
     def session_key(self) -> str | None:

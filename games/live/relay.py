@@ -28,6 +28,7 @@ back into its type as it arrives (``commands.from_message``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Protocol
@@ -58,6 +59,8 @@ HALLS_GROUP = "pulka-halls"
 ROUTE_SECONDS = 2.0
 # Games taken over at once, of those handed over or found orphaned.
 ADOPT_AT_ONCE = 100
+
+logger = logging.getLogger(__name__)
 
 
 # Messages this process sent through the channel layer to reach an owner
@@ -139,7 +142,10 @@ class Relay:
         self.hall.spawn(self._receive_loop())
 
     async def stop(self) -> None:
-        await self.hall.layer.group_discard(HALLS_GROUP, self.hall.channel)
+        try:
+            await self.hall.layer.group_discard(HALLS_GROUP, self.hall.channel)
+        except Exception:  # Redis down: the group forgets it by its expiry
+            logger.warning("hall %s: Redis not told it stopped", self.hall.channel)
 
     # Sockets
 

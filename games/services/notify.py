@@ -39,7 +39,9 @@ def rematch_group(game_id: int) -> str:
 def rematch_changed(game_id: int) -> None:
     """Tell the players' sockets at the game's table where its rematch
     offer stands (``selectors.rematch_message``)."""
-    async_to_sync(get_channel_layer().group_send)(
-        rematch_group(game_id),
-        {"type": "rematch.message", "message": rematch_message(game_id)},
-    )
+    message = {"type": "rematch.message", "message": rematch_message(game_id)}
+    try:
+        async_to_sync(get_channel_layer().group_send)(rematch_group(game_id), message)
+    except Exception:  # Redis down: the change is committed; pages read it
+        # again when they connect (``rematch_socket.join_rematch``).
+        logger.warning("game %s: the rematch's sockets not told of a change", game_id)
