@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from config.embedded import EmbeddedServices
 from tests.factories import StaffUserFactory, UserFactory
+from tests.processes import check_logs
 
 # Property tests try a bounded number of examples, with no deadline (on a
 # busy machine a slow example is not a broken property), drawn the same way
@@ -81,3 +82,20 @@ def staff_user(db):
 @pytest.fixture
 def api_client():
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def no_unhandled_exception_in_started_processes():
+    """After each test, the processes started (servers shared by a package
+    too) have logged no unhandled exception (``tests.processes``): the test
+    fails, named, with the lines."""
+    yield
+    check_logs()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_unhandled_exception_at_the_last_stop():
+    """What the servers shared by a package logged as they stopped, after
+    the last test's own look."""
+    yield
+    check_logs()

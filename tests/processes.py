@@ -2,6 +2,13 @@
 
 Each runs in a process group of its own with its output in a log file, and
 is stopped with its whole group; Linux ends it should the test run die.
+
+No exception may go unhandled in a process a test starts: after each test
+(``tests/conftest.py``) and when a process stops, its log since the last look
+is read for the lines its server writes only for an exception nothing caught
+(``UNHANDLED``), and the test fails with them. An error a server catches and
+logs (a warning, channels_redis's "Unexpected exception in receive task"
+while Redis is down) is not one: the tests that kill things expect those.
 """
 
 from __future__ import annotations
@@ -19,6 +26,39 @@ from config.child_processes import parent_death_signal
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_TIMEOUT = 20
+
+# What a log shows only for an exception nothing caught: uvicorn's for the
+# application and its lifespan, asyncio's for a task or a callback, Python's
+# for a thread, Celery's for a task that raised.
+UNHANDLED = (
+    "Exception in ASGI application",
+    "Exception in 'lifespan' protocol",
+    "Task exception was never retrieved",
+    "Exception in callback",
+    "Exception in thread",
+    "raised unexpected:",
+)
+# Every process started and not yet read to its end after its stop.
+started: list[Process] = []
+
+
+def check_logs() -> None:
+    """``check_log`` of every process started; a stopped one is then
+    forgotten. Every process is read even when one fails."""
+    failures = []
+    for process in list(started):
+        if not process.alive():
+            started.remove(process)
+        try:
+            process.check_log()
+        except UnhandledException as error:
+            failures.append(str(error))
+    if failures:
+        raise UnhandledException("\n\n".join(failures))
+
+
+class UnhandledException(AssertionError):
+    """A process's log shows an exception nothing caught."""
 
 
 class Process:
@@ -38,6 +78,27 @@ class Process:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=parent_death_signal(),
+            )
+        self.log_read = 0  # how far the log was read for UNHANDLED
+        started.append(self)
+
+    def check_log(self) -> None:
+        """Raise ``UnhandledException`` with the lines that follow each
+        ``UNHANDLED`` line of the log since the last look."""
+        with self.log_path.open("rb") as log:
+            log.seek(self.log_read)
+            text = log.read().decode(errors="replace")
+            self.log_read = log.tell()
+        lines = text.splitlines()
+        found = [
+            "\n".join(lines[number : number + 40])
+            for number, line in enumerate(lines)
+            if any(marker in line for marker in UNHANDLED)
+        ]
+        if found:
+            raise UnhandledException(
+                f"{self.name} ({self.log_path}) logged an unhandled exception:\n"
+                + "\n...\n".join(found)
             )
 
     def alive(self) -> bool:
