@@ -112,8 +112,12 @@ class Hall:
         if self.relay.node:
             keys.append(node_key(self.relay.node))
         if keys:
-            # Give the games up at once rather than when the leases expire.
-            await self.redis.delete(*keys)
+            # Give the games up at once rather than when the leases expire
+            # (Redis down: they expire, and the process still stops).
+            try:
+                await self.redis.delete(*keys)
+            except Exception:
+                logger.warning("hall %s: leases left to expire", self.channel)
         await self.relay.stop()
         await self.journal.close()
         await self.redis.aclose()
