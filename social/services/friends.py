@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.locking import lock_players
 from accounts.selectors import display_name
 from common.errors import NotFound
 from social import notify
@@ -19,8 +20,6 @@ from social.errors import (
 )
 from social.models import FriendRequest, Friendship
 from social.selectors import are_friends, blocked_either_way, blocks, pair
-
-from .locking import lock_players
 
 
 def friend_request_create(*, sender_id: int, receiver_id: int, now=None) -> str:
