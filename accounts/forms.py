@@ -7,9 +7,8 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from accounts import timezones
+from accounts import names, timezones
 from accounts.models import DISPLAY_NAME_MAX_LENGTH
-from accounts.selectors import display_name_taken
 from common.text_filters import label_from_verbose_name
 
 
@@ -20,6 +19,11 @@ class SignUpForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         username = self._meta.model._meta.get_field("username")
         label_from_verbose_name(self, "username", username.verbose_name)
+
+    def clean_username(self) -> str:
+        name = super().clean_username()
+        _refuse_name(name, user=None)
+        return name
 
     def save_with(self, password_hash: str):
         """Save the new player with their password already hashed (by the
@@ -59,8 +63,27 @@ class ProfileForm(forms.Form):
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
-        if name and display_name_taken(name, user=self.user):
-            raise forms.ValidationError(
-                _("Another player already goes by this name."), code="taken"
-            )
+        if name:
+            _refuse_name(name, user=self.user)
         return name
+
+
+def _refuse_name(name: str, *, user) -> None:
+    try:
+        names.check_name(name, user=user)
+    except names.NameHidden as error:
+        raise forms.ValidationError(
+            NAME_REFUSALS["name_hidden"], code="hidden"
+        ) from error
+    except names.NameTaken as error:
+        raise forms.ValidationError(
+            NAME_REFUSALS["name_taken"], code="taken"
+        ) from error
+
+
+NAME_REFUSALS = {
+    "name_taken": _("Another player already goes by this name."),
+    "name_hidden": _(
+        "A name may not hold invisible characters or text-direction marks."
+    ),
+}

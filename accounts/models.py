@@ -118,3 +118,23 @@ class Ban(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.created_at:%Y-%m-%d})"
+
+
+class NameKey(models.Model):
+    """What a name a player goes by (their username, their display name)
+    looks like (``common.lookalikes.skeleton``), one row per distinct look:
+    unique, so that no two players' names look alike, even when two
+    sign-ups or profile changes ask for look-alikes at the same moment
+    (``accounts.names``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_keys"
+    )
+    key = models.CharField(_("looks like"), max_length=256, unique=True)
+
+    class Meta:
+        verbose_name = _("name as it looks")
+        verbose_name_plural = _("names as they look")
+
+    def __str__(self) -> str:
+        return self.key

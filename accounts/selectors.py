@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-
 from accounts.models import Profile
 
 
@@ -35,15 +33,3 @@ def time_zone_of(user) -> str:
     """The time zone ``user`` chose, or "" for automatic."""
     profile = _profile(user)
     return profile.time_zone if profile is not None else ""
-
-
-def display_name_taken(name: str, *, user) -> bool:
-    """Whether ``name`` is someone else's username or display name, so one
-    player cannot pass for another."""
-    User = get_user_model()
-    others = User.objects.exclude(pk=user.pk)
-    lookup = f"{User.USERNAME_FIELD}__iexact"
-    return (
-        others.filter(**{lookup: name}).exists()
-        or Profile.objects.exclude(user=user).filter(display_name__iexact=name).exists()
-    )

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from accounts import timezones
+from accounts import names, timezones
 from accounts.models import Profile
 
 
@@ -22,20 +22,28 @@ def profile_update(
     *, user, display_name: str, language: str, time_zone: str | None = None
 ) -> Profile:
     """Set the name shown at tables, the language of the site and the time
-    zone of its times ("" for automatic; a ``time_zone`` of None keeps it)."""
+    zone of its times ("" for automatic; a ``time_zone`` of None keeps it).
+    A display name with a hidden character, or looking like another
+    player's name, is refused (``NameHidden``, ``NameTaken``; nothing
+    changed)."""
     languages = {code for code, _ in settings.LANGUAGES}
     if language and language not in languages:
         raise ValueError(f"unknown language {language!r}")
     if time_zone and timezones.zone_named(time_zone) is None:
         raise ValueError(f"unknown time zone {time_zone!r}")
+    display_name = display_name.strip()
+    if display_name:
+        names.check_name(display_name, user=user)
     profile = profile_get_or_create(user)
-    profile.display_name = display_name.strip()
+    profile.display_name = display_name
     profile.language = language
     fields = ["display_name", "language"]
     if time_zone is not None:
         profile.time_zone = time_zone
         fields.append("time_zone")
-    profile.save(update_fields=fields)
+    with transaction.atomic():
+        profile.save(update_fields=fields)
+        names.names_claim(user)
     return profile
 
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
-from accounts import services, sockets
+from accounts import names, services, sockets
 from accounts.addresses import address_digest, client_address
 from accounts.models import Profile
 
@@ -71,3 +71,12 @@ def end_the_users_sockets(sender, instance, **kwargs) -> None:
     services.api_token_revoke(instance)
     user_id, banned = instance.pk, why == "banned"
     transaction.on_commit(lambda: sockets.end_user_sockets(user_id, banned=banned))
+
+
+@receiver(post_save, sender=User)
+def claim_the_username(sender, instance, created, update_fields=None, **kwargs):
+    """Every new player's username, and a changed one, is recorded as it
+    looks (``accounts.names``): raises ``NameTaken`` for a look-alike, in
+    whatever transaction made the player (the sign-up page's, the admin's)."""
+    if created or update_fields is None or "username" in update_fields:
+        names.names_claim(instance)

@@ -19,10 +19,10 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
 
-from accounts import services, signups
+from accounts import names, services, signups
 from accounts.addresses import client_address
 from accounts.backends import hash_password
-from accounts.forms import ProfileForm, SignUpForm
+from accounts.forms import NAME_REFUSALS, ProfileForm, SignUpForm
 from accounts.selectors import language_of
 
 
@@ -49,6 +49,7 @@ async def signup(request: HttpRequest) -> HttpResponse:
         wait = await sync_to_async(signups.signup_wait_seconds)(address)
         if wait:
             return await sync_to_async(_signups_paused)(request, wait)
+    user = None
     if request.method == "POST" and await sync_to_async(form.is_valid)():
         password_hash = await hash_password(form.cleaned_data["password1"])
         try:
@@ -57,6 +58,11 @@ async def signup(request: HttpRequest) -> HttpResponse:
             )
         except signups.SignUpsPaused as paused:
             return await sync_to_async(_signups_paused)(request, paused.retry_after)
+        except names.NameTaken:
+            # A look-alike signed up between the form's check and here.
+            form.add_error("username", NAME_REFUSALS["name_taken"])
+            user = None
+    if user is not None:
         await alogin(request, user, backend="accounts.backends.PasswordBackend")
         messages.success(request, _("Welcome to Pulka!"))
         return redirect(_next_url(request))
@@ -89,13 +95,18 @@ def profile(request: HttpRequest) -> HttpResponse:
     current = services.profile_get_or_create(request.user)
     if request.method == "POST":
         form = ProfileForm(request.POST, user=request.user)
-        if form.is_valid():
-            updated = services.profile_update(
+        try:
+            updated = form.is_valid() and services.profile_update(
                 user=request.user,
                 display_name=form.cleaned_data["display_name"],
                 language=form.cleaned_data["language"],
                 time_zone=form.cleaned_data["time_zone"],
             )
+        except names.NameTaken:
+            # A look-alike was taken between the form's check and here.
+            form.add_error("display_name", NAME_REFUSALS["name_taken"])
+            updated = None
+        if updated:
             response = redirect("accounts:profile")
             _remember_language(response, updated.language)
             # Said in the language just chosen, as the next page is; a blank

@@ -72,6 +72,11 @@ def hidden_authors(user_id: int | None) -> set[int]:
     return muted | blocked_ids(user_id) | blocked_me
 
 
+def has_muted(user_id: int, other_id: int) -> bool:
+    """Whether ``user_id`` muted ``other_id`` (their personal mute)."""
+    return PersonalMute.objects.filter(user_id=user_id, muted_id=other_id).exists()
+
+
 def muted_players(user_id: int | None) -> list[dict]:
     """The players ``user_id`` muted, as ``{"id", "name"}``, by name."""
     if user_id is None:

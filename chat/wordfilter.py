@@ -8,12 +8,20 @@ lichess's ``shutup`` does.
 The lists are deliberately short and plain: they catch the common slurs,
 not every spelling; operators and reports do the rest. Add a stem here to
 mask every word that starts with it.
+
+Words and messages are compared as they look (``common.lookalikes``: NFKC,
+case-folded, Unicode's confusables skeleton, hidden characters left out),
+so a zero-width joiner inside a word, fullwidth letters or a Cyrillic "с"
+in a Latin word pass no more than the plain spelling; what is masked is
+the message's own characters, hidden ones included.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
+
+from common.lookalikes import skeleton, skeleton_with_origins
 
 WORDS = {
     "en": ["fuck", "shit", "cunt", "bitch", "asshole", "motherfuck", "dickhead"],
@@ -25,7 +33,7 @@ WORDS = {
 
 @cache
 def _pattern(words: tuple[str, ...]) -> re.Pattern:
-    stems = sorted(words, key=len, reverse=True)
+    stems = sorted({skeleton(word) for word in words}, key=len, reverse=True)
     return re.compile(
         r"(?<!\w)(?:" + "|".join(map(re.escape, stems)) + r")\w*", re.IGNORECASE
     )
@@ -34,5 +42,10 @@ def _pattern(words: tuple[str, ...]) -> re.Pattern:
 def mask(text: str, words: dict[str, list[str]] | None = None) -> tuple[str, bool]:
     """``text`` with every filtered word masked, and whether any was."""
     every = tuple(w for ws in (words or WORDS).values() for w in ws)
-    masked, count = _pattern(every).subn(lambda m: "*" * len(m.group()), text)
-    return masked, count > 0
+    seen, origins = skeleton_with_origins(text)
+    masked = list(text)
+    for found in _pattern(every).finditer(seen):
+        first, last = origins[found.start()], origins[found.end() - 1]
+        masked[first : last + 1] = "*" * (last + 1 - first)
+    result = "".join(masked)
+    return result, result != text

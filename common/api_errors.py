@@ -85,6 +85,11 @@ API_ERRORS: dict[str, tuple[int, str]] = {
         "invitations: answered, expired, withdrawn, or its seats are taken",
     ),
     "too_many_invitations": (429, "invitations: more than six in a minute"),
+    "too_many_friend_requests": (
+        429,
+        "friends: more than 20 friend requests in an hour, or 3 to one player "
+        "in a day (a request taken back counts)",
+    ),
     "game_not_finished": (
         409,
         "rematch: the game is being played, or was called off or annulled",

@@ -12,9 +12,9 @@ exactly once even if that path runs twice or a process dies half-way.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 
 from accounts import farming
+from accounts.locking import lock_players
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from common.errors import ApplicationError, NotAllowed
@@ -117,25 +117,22 @@ def check_may_sit(table: Table, user) -> None:
 
 
 def lock_player(user) -> None:
-    """Lock ``user``'s row until the transaction ends. NO KEY: rows that
-    refer to the user (ledger entries, seats) may still be written meanwhile,
-    by this transaction and others."""
-    # Outside a transaction Django refuses a locking read: the lock would
-    # end with the statement.
-    list(
-        get_user_model()
-        .objects.select_for_update(no_key=True)
-        .filter(pk=user.pk)
-        .values_list("pk")
-    )
+    """Lock ``user``'s row until the transaction ends (``FOR NO KEY
+    UPDATE``: rows that refer to the user, ledger entries and seats, may
+    still be written meanwhile). Several players are locked together with
+    ``accounts.locking.lock_players``, which takes them lowest id first."""
+    lock_players(user.pk)
 
 
 def stake_all(game: Game) -> None:
-    """Move every player's stake into the game's escrow (at the start)."""
+    """Move every player's stake into the game's escrow (at the start).
+    Their wallets are locked one at a time, lowest user id first, as their
+    rows are (``accounts.locking``)."""
     table = game.table
     if not table.stake:
         return
-    for seat in Seat.objects.filter(table=table).select_related("user"):
+    seats = Seat.objects.filter(table=table).select_related("user").order_by("user_id")
+    for seat in seats:
         try:
             coins.escrow_stake(
                 user=seat.user,

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.locking import lock_players
 from common.errors import ApplicationError, NotAllowed
 from games.models import Table
 from games.services import seat_take, table_create, table_create_seated
@@ -240,6 +241,8 @@ def _refused(entries: list[PoolEntry], category: str, stake: int) -> list[PoolEn
     down at another ranked table, spent their coins, or were banned since
     joining)."""
     table = _table_of(category, stake)
+    # All of them at once, lowest id first: each check locks its player.
+    lock_players(*(entry.user_id for entry in entries))
     refused = []
     for entry in entries:
         if not entry.user.is_active:

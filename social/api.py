@@ -116,6 +116,7 @@ class FriendRequestListView(APIView):
                 "FriendRequestRefusal",
                 ["blocked", "yourself", "already_friends", "already_requested"],
             ),
+            429: refusal_serializer("FriendRequestFlood", ["too_many_friend_requests"]),
         },
     )
     def post(self, request: Request) -> Response:

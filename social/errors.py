@@ -10,6 +10,11 @@ INVITATION_SECONDS = 120
 # Invitations one player may send in a minute: enough to fill a table and
 # ask again, not enough to pester.
 INVITATIONS_PER_MINUTE = 6
+# Friend requests one player may make in an hour, to anyone, and to one
+# player in a day: asking and taking back counts each time, so nobody is
+# showered with notices.
+FRIEND_REQUESTS_PER_HOUR = 20
+FRIEND_REQUESTS_A_PAIR_PER_DAY = 3
 
 
 class Blocked(NotAllowed):
@@ -61,4 +66,13 @@ class InvitationOver(NotAllowed):
 
 class TooManyInvitations(ApplicationError):
     code = "too_many_invitations"
+    status = 429
+
+
+class TooManyFriendRequests(ApplicationError):
+    """More than ``FRIEND_REQUESTS_PER_HOUR`` requests in an hour, or
+    ``FRIEND_REQUESTS_A_PAIR_PER_DAY`` to one player in a day (a request
+    taken back counts)."""
+
+    code = "too_many_friend_requests"
     status = 429

@@ -145,3 +145,27 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.inviter_id} invites {self.invitee_id} to {self.table_id}"
+
+
+class FriendRequestSent(models.Model):
+    """One friend request made, kept after it is answered or taken back, so
+    that asking and taking back again and again is counted
+    (``social.errors.FRIEND_REQUESTS_PER_HOUR`` and ``_A_PAIR_PER_DAY``).
+    A sender's rows older than a day are deleted as they make the next."""
+
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    receiver = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(_("asked at"))
+
+    class Meta:
+        verbose_name = _("friend request made")
+        verbose_name_plural = _("friend requests made")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["sender", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} asked {self.receiver_id}"

@@ -8,10 +8,28 @@ docs/protocol.md ("The personal socket").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 FRIENDS = {"type": "friends"}
+
+# Checks of whether a player wants no notice from another, (receiver id,
+# sender id) -> bool. A block refuses the request itself; the chat, which
+# the social app may not import, adds its personal mutes (``chat.apps``).
+_SILENCERS: list[Callable[[int, int], bool]] = []
+
+
+def silence_when(check: Callable[[int, int], bool]) -> None:
+    """Add a check of whether ``receiver`` wants no notice from ``sender``."""
+    if check not in _SILENCERS:
+        _SILENCERS.append(check)
+
+
+def silenced(receiver_id: int, sender_id: int) -> bool:
+    """Whether ``receiver_id`` is told nothing of what ``sender_id`` asks."""
+    return any(check(receiver_id, sender_id) for check in _SILENCERS)
 
 
 def me_group(user_id: int) -> str:

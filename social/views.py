@@ -20,7 +20,11 @@ from common.errors import ApplicationError, refusal_message
 from games.views.lobby import SEAT_REFUSALS
 from ratings.elo import PROVISIONAL_GAMES
 from social import selectors, services
-from social.errors import INVITATIONS_PER_MINUTE
+from social.errors import (
+    FRIEND_REQUESTS_A_PAIR_PER_DAY,
+    FRIEND_REQUESTS_PER_HOUR,
+    INVITATIONS_PER_MINUTE,
+)
 
 # Why a social request was refused, in the player's language.
 REFUSALS = {
@@ -44,6 +48,10 @@ REFUSALS = {
     "too_many_invitations": gettext_lazy(
         "At most %(per_minute)s invitations a minute: wait a little."
     ),
+    "too_many_friend_requests": gettext_lazy(
+        "Too many friend requests: at most %(per_hour)s an hour, and "
+        "%(per_pair)s to one player a day. Try again later."
+    ),
 }
 
 
@@ -54,6 +62,8 @@ def refusal(error: ApplicationError, stake: int | None = None) -> str:
         stake=stake,
         games=PROVISIONAL_GAMES,
         per_minute=INVITATIONS_PER_MINUTE,
+        per_hour=FRIEND_REQUESTS_PER_HOUR,
+        per_pair=FRIEND_REQUESTS_A_PAIR_PER_DAY,
     )
 
 

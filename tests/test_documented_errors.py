@@ -16,7 +16,7 @@ from common.api_errors import API_ERRORS
 from games import services
 from games.models import Game
 from games.services import tables as table_services
-from social.errors import INVITATIONS_PER_MINUTE
+from social.errors import FRIEND_REQUESTS_A_PAIR_PER_DAY, INVITATIONS_PER_MINUTE
 from social.services import block_create
 from tests.factories import UserFactory
 from tests.games.helpers import resign, start_table
@@ -155,6 +155,15 @@ def asked_across_a_block():
 def asked_twice():
     client, other = signed_in(), UserFactory()
     assert ask(client, other.username).status_code == 201
+    return ask(client, other.username)
+
+
+def asked_and_took_back_too_often():
+    client, other = signed_in(), UserFactory()
+    for _ in range(FRIEND_REQUESTS_A_PAIR_PER_DAY):
+        assert ask(client, other.username).status_code == 201
+        cancel = f"/api/v1/friends/requests/{other.username}/cancel/"
+        assert client.post(cancel).status_code == 204
     return ask(client, other.username)
 
 
@@ -313,6 +322,7 @@ PRODUCERS = {
     "invited_already": invited_twice,
     "invitation_over": accepted_twice,
     "too_many_invitations": invited_too_often,
+    "too_many_friend_requests": asked_and_took_back_too_often,
     "game_not_finished": rematch_of_a_game_being_played,
     "not_a_player": lambda: rematch(finished_match()[0]),
     "tournament_game": rematch_of_a_tournament_game,

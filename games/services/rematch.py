@@ -16,8 +16,10 @@ Locking contract: every service here locks the finished game's row first
 (``select_for_update``) and holds it to its commit, so the clicks of two
 players go one after the other: of two last clicks at the same moment, the
 second finds the first's agreement and the table made, and exactly one
-table is opened. Opening it then locks each player's row in seat order
-(``stakes.check_may_sit``), as taking a seat does.
+table is opened. Opening it then locks every player's row, lowest id
+first (``accounts.locking.lock_players``), before any seat is checked: two
+rematches of the same players with the seats the other way round, made at
+once, then wait for each other instead of deadlocking.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from functools import partial
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.locking import lock_players
 from common.errors import NotAllowed
 from games import stakes
 from games.models import Game, Rematch, Seat, Table
@@ -212,6 +215,7 @@ def _table_again(old: Table, seats: list[Seat], now) -> Table:
         rated_with_bots=old.rated_with_bots,
         created_by=old.created_by,
     )
+    lock_players(*(seat.user_id for seat in seats if seat.user_id is not None))
     for seat in seats:
         if seat.user_id is None:
             continue

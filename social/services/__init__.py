@@ -1,7 +1,7 @@
 """Writes of what players decide about each other (docs/social.md).
 
 Locking, for every service here: the players' rows first (both, lower id
-first: ``locking.lock_players``), then invitations, then the table (in the
+first: ``accounts.locking.lock_players``), then invitations, then the table (in the
 seat service). Two requests between the same two players therefore run one
 after the other.
 """

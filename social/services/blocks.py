@@ -6,12 +6,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.locking import lock_players
 from social import notify
 from social.errors import Yourself
 from social.models import Block, FriendRequest, Friendship, Invitation
 from social.selectors import pair
-
-from .locking import lock_players
 
 
 def block_create(*, blocker_id: int, blocked_id: int, now=None) -> Block:

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.locking import lock_players
 from accounts.selectors import display_name
 from common.errors import NotFound
 from social import notify
 from social.errors import (
+    FRIEND_REQUESTS_A_PAIR_PER_DAY,
+    FRIEND_REQUESTS_PER_HOUR,
     AlreadyFriends,
     AlreadyRequested,
     Blocked,
     NotFriends,
+    TooManyFriendRequests,
     Yourself,
 )
-from social.models import FriendRequest, Friendship
+from social.models import FriendRequest, FriendRequestSent, Friendship
 from social.selectors import are_friends, blocked_either_way, blocks, pair
-
-from .locking import lock_players
 
 
 def friend_request_create(*, sender_id: int, receiver_id: int, now=None) -> str:
@@ -45,12 +49,16 @@ def friend_request_create(*, sender_id: int, receiver_id: int, now=None) -> str:
             sender_id=sender_id, receiver_id=receiver_id
         ).exists():
             raise AlreadyRequested("your request is waiting for an answer")
+        _refuse_too_many(sender_id, receiver_id, now)
         if FriendRequest.objects.filter(
             sender_id=receiver_id, receiver_id=sender_id
         ).delete()[0]:
             _befriend(sender_id, receiver_id, now)
             return "friends"
         FriendRequest.objects.create(
+            sender_id=sender_id, receiver_id=receiver_id, created_at=now
+        )
+        FriendRequestSent.objects.create(
             sender_id=sender_id, receiver_id=receiver_id, created_at=now
         )
         transaction.on_commit(lambda: _tell_of_request(sender_id, receiver_id))
@@ -111,6 +119,22 @@ def _refuse_blocked(user_id: int, other_id: int) -> None:
         raise Blocked("this player takes no requests or invitations from you")
 
 
+def _refuse_too_many(sender_id: int, receiver_id: int, now) -> None:
+    day, hour = now - timedelta(days=1), now - timedelta(hours=1)
+    made = FriendRequestSent.objects.filter(sender_id=sender_id)
+    made.filter(created_at__lte=day).delete()
+    if made.filter(created_at__gt=hour).count() >= FRIEND_REQUESTS_PER_HOUR:
+        raise TooManyFriendRequests(
+            f"at most {FRIEND_REQUESTS_PER_HOUR} friend requests an hour"
+        )
+    to_them = made.filter(receiver_id=receiver_id, created_at__gt=day).count()
+    if to_them >= FRIEND_REQUESTS_A_PAIR_PER_DAY:
+        raise TooManyFriendRequests(
+            f"at most {FRIEND_REQUESTS_A_PAIR_PER_DAY} friend requests "
+            "to one player a day"
+        )
+
+
 def _befriend(one_id: int, other_id: int, now) -> None:
     low, high = pair(one_id, other_id)
     Friendship.objects.get_or_create(
@@ -125,6 +149,9 @@ def _befriend(one_id: int, other_id: int, now) -> None:
 
 
 def _tell_of_request(sender_id: int, receiver_id: int) -> None:
+    if notify.silenced(receiver_id, sender_id):
+        notify.friends_changed(sender_id, receiver_id)
+        return
     sender = get_user_model().objects.select_related("profile").get(pk=sender_id)
     notify.send(
         [

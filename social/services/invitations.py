@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.locking import lock_players
 from common.errors import NotFound
 from games.models import Seat, Table
 from games.services.tables import seat_take
@@ -31,8 +32,6 @@ from social.selectors import (
     free_seats,
     invitation_json,
 )
-
-from .locking import lock_players
 
 
 def invitation_create(

@@ -33,6 +33,13 @@ def test_clean(typed, kept):
         ("ты сука", "ты ****", True),
         ("siktir git", "****** git", True),
         ("ეს ყლე", "ეს ***", True),
+        # Spelled to look the same: a zero-width joiner inside the word,
+        # fullwidth letters, a Cyrillic "с" in a Latin word, a Latin "c"
+        # in a Cyrillic one; the hidden character is masked with the word.
+        ("fu\u200dck off", "***** off", True),
+        ("ｆｕｃｋ off", "**** off", True),
+        ("fuсk off", "**** off", True),
+        ("ты cука", "ты ****", True),
     ],
 )
 def test_the_word_filter_masks_whole_words_from_their_start(said, shown, caught):
