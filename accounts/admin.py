@@ -146,7 +146,7 @@ class PlayerAdmin(UserAdmin):
                     request,
                     _("%(user)s was not banned: %(reason)s.")
                     % {"user": user, "reason": error},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
             else:
                 banned += 1

@@ -109,7 +109,7 @@ class AccountAdmin(ReadOnlyAdmin):
                     request,
                     _("%(owner)s has only %(balance)s coins; nothing removed.")
                     % {"owner": wallet.owner, "balance": error.balance},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
             else:
                 done += 1
