@@ -146,7 +146,7 @@ class PlayerAdmin(UserAdmin):
                     request,
                     _("%(user)s was not banned: %(reason)s.")
                     % {"user": user, "reason": error},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
             else:
                 banned += 1
@@ -206,11 +206,60 @@ if admin.site.is_registered(AccessAttempt):
 admin.site.register(AccessAttempt, LockoutAdmin)
 
 
+class NewBanForm(forms.ModelForm):
+    """A new ban from the bans list: whom and why. The operator is the
+    signed-in one (``operator``, set by the admin); the ban is made by
+    ``user_ban``, as the users' "Ban player" makes it."""
+
+    operator = None
+
+    class Meta:
+        model = Ban
+        fields = ["user", "reason"]
+
+    def clean_user(self):
+        user = self.cleaned_data["user"]
+        if self.operator is not None and user.pk == self.operator.pk:
+            raise forms.ValidationError(_("Operators cannot ban themselves."))
+        if not user.is_active and user.bans.exists():
+            raise forms.ValidationError(_("This player is banned already."))
+        return user
+
+
 @admin.register(Ban)
 class BanAdmin(ReadOnlyAdmin):
-    """The record of bans; a ban is made with the users' "Ban player"."""
+    """The record of bans. A ban is made here ("Add") or with the users'
+    "Ban player", both through ``accounts.bans.user_ban``; a ban once made
+    is never edited."""
 
     list_display = ["user", "by", "created_at", "reason"]
     search_fields = ["user__username", "by__username", "reason"]
     list_select_related = ["user", "by"]
     date_hierarchy = "created_at"
+    form = NewBanForm
+    raw_id_fields = ["user"]
+
+    def has_add_permission(self, request, obj=None):
+        return request.user.has_perm("accounts.ban_user")
+
+    def get_fields(self, request, obj=None):
+        return (
+            ["user", "reason"]
+            if obj is None
+            else ["user", "by", "created_at", "reason"]
+        )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"operator": request.user})
+
+    def save_model(self, request, obj, form, change):
+        ban = user_ban(
+            user=form.cleaned_data["user"],
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+        )
+        # The admin's message and log name the ban the service made.
+        obj.pk = ban.pk
+        obj.created_at = ban.created_at
+        obj.by = ban.by

@@ -22,12 +22,17 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import REDIRECT_FIELD_NAME, aauthenticate, alogin
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
 from common.text_filters import label_from_verbose_name
@@ -137,4 +142,26 @@ admin_login = _page(
     context_of=_admin_context,
     already_in=lambda user: user.is_active and user.is_staff,
 )
-api_login = _page("rest_framework/login.html", LoginForm, "api:root")
+_browsable_api_login = _page("rest_framework/login.html", LoginForm, "api:root")
+
+# What the browsable API's login page reads: the form its page posts.
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+NOT_FOR_PROGRAMS = (
+    "this address is the browsable API's login page, a form for people in a "
+    "browser; a program signs in with a personal token, made on the "
+    "player's profile page and sent as the header 'Authorization: Token <key>'"
+)
+
+
+@csrf_exempt  # The page itself is CSRF-protected (_page); this answer changes nothing.
+async def api_login(request: HttpRequest) -> HttpResponse:
+    """The browsable API's login page. A program posting JSON here (taking
+    it for a login endpoint) is told, in the API's error format, what the
+    page is for and how the API is signed in to, rather than meeting the
+    page's CSRF refusal."""
+    if request.method == "POST" and request.content_type not in FORM_TYPES:
+        return JsonResponse(
+            {"code": "unsupported_media_type", "detail": NOT_FOR_PROGRAMS},
+            status=415,
+        )
+    return await _browsable_api_login(request)

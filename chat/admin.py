@@ -136,7 +136,7 @@ class ReportAdmin(admin.ModelAdmin):
                     now=now,
                 )
             except ApplicationError as error:
-                self.message_user(request, str(error), messages.ERROR)
+                self.message_user(request, str(error), messages.WARNING)
                 continue
             services.report_handle(report_id=report.pk, by=request.user, now=now)
 

@@ -19,6 +19,7 @@ from coins import services
 from coins.errors import InsufficientCoins
 from coins.forms import AdjustForm
 from coins.models import Account, Entry
+from coins.references import references_name
 from common.admin import ReadOnlyAdmin
 
 
@@ -39,6 +40,8 @@ class AccountAdmin(ReadOnlyAdmin):
         entries = Entry.objects.filter(debit=account) | Entry.objects.filter(
             credit=account
         )
+        recent = list(entries.order_by("-created_at", "-id")[: self.RECENT])
+        named = references_name(entry.ref for entry in recent)
         rows = format_html_join(
             "",
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -47,10 +50,10 @@ class AccountAdmin(ReadOnlyAdmin):
                     entry.created_at,
                     entry.amount if entry.credit_id == account.pk else -entry.amount,
                     entry.get_reason_display(),
-                    entry.ref,
+                    _named_link(named[entry.ref]) if entry.ref in named else entry.ref,
                     entry.memo,
                 )
-                for entry in entries.order_by("-created_at", "-id")[: self.RECENT]
+                for entry in recent
             ),
         )
         return format_html("<table>{}</table>", rows) if rows else "-"
@@ -109,7 +112,7 @@ class AccountAdmin(ReadOnlyAdmin):
                     request,
                     _("%(owner)s has only %(balance)s coins; nothing removed.")
                     % {"owner": wallet.owner, "balance": error.balance},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
             else:
                 done += 1
@@ -133,7 +136,7 @@ class EntryAdmin(ReadOnlyAdmin):
         "debit",
         "credit",
         "reason",
-        "ref",
+        "what",
         "created_by",
     ]
     list_filter = ["reason", "debit__kind", "credit__kind"]
@@ -146,3 +149,21 @@ class EntryAdmin(ReadOnlyAdmin):
     ]
     list_select_related = ["debit", "credit", "created_by"]
     date_hierarchy = "created_at"
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        # One query per kind of reference for the whole page, kept on the
+        # page's entries (evaluated here, and shown from the same objects).
+        named = references_name(entry.ref for entry in changelist.result_list)
+        for entry in changelist.result_list:
+            entry.named = named.get(entry.ref)
+        return changelist
+
+    @admin.display(description=_("reference"), ordering="ref")
+    def what(self, entry: Entry):
+        named = getattr(entry, "named", None)
+        return _named_link(named) if named else entry.ref or "-"
+
+
+def _named_link(named):
+    return format_html('<a href="{}">{}</a>', named.url, named.label)

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from coins import selectors, services
+from coins.references import references_name
 
 ENTRIES_PER_PAGE = 25
 
@@ -22,8 +23,10 @@ def wallet(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.wallet_statement(account), ENTRIES_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    named = references_name(entry.ref for entry in page)
     for entry in page:
         entry.counterparty_label = selectors.counterparty_label(entry.counterparty)
+        entry.named = named.get(entry.ref)
     return render(
         request,
         "coins/wallet.html",

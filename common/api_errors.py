@@ -15,6 +15,8 @@ one with a real request (tests/test_documented_errors.py).
 
 from __future__ import annotations
 
+import functools
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from drf_spectacular.utils import extend_schema_field
@@ -123,7 +125,16 @@ def code_field(codes, **kwargs) -> serializers.CharField:
 
 
 def refusal_serializer(name: str, codes: list[str]) -> type[serializers.Serializer]:
-    """One operation's own refusals: ``{"code", "detail"}`` with ``codes``."""
+    """One operation's own refusals: ``{"code", "detail"}`` with ``codes``
+    (kept as the class's ``codes``). The same name and codes give the same
+    class, so that the schema names one component once."""
+    return _refusal_serializer(name, tuple(codes))
+
+
+@functools.cache
+def _refusal_serializer(
+    name: str, codes: tuple[str, ...]
+) -> type[serializers.Serializer]:
     unknown = set(codes) - set(API_ERRORS)
     if unknown:
         raise ValueError(f"not in API_ERRORS: {sorted(unknown)}")
@@ -132,6 +143,7 @@ def refusal_serializer(name: str, codes: list[str]) -> type[serializers.Serializ
         "code": code_field(codes, help_text=f"One of: {listed}."),
         "detail": serializers.CharField(help_text="For people."),
         "__doc__": "A refusal: nothing was changed.",
+        "codes": codes,
     }
     return type(name, (serializers.Serializer,), fields)
 

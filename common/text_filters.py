@@ -20,6 +20,7 @@ import sys
 
 import django.utils.text
 from django import template
+from django.template import defaultfilters
 from django.template.defaultfilters import stringfilter
 from django.utils import translation
 from django.utils.functional import keep_lazy_text
@@ -50,11 +51,12 @@ def use_sentence_start_for_capfirst() -> None:
     module that has already imported it by name (``django.contrib.admin.sites``
     builds the index's model names with it, ``django.db.models.fields`` a
     model form's labels)."""
-    original = django.utils.text.capfirst
-    if original is sentence_start:
-        return
+    # Django's template filter of that name is a function of its own, which
+    # the admin's read-only fields label with (django.contrib.admin.helpers).
+    originals = {django.utils.text.capfirst, defaultfilters.capfirst}
+    originals.discard(sentence_start)
     for module in list(sys.modules.values()):
-        if getattr(module, "__dict__", {}).get("capfirst") is original:
+        if getattr(module, "__dict__", {}).get("capfirst") in originals:
             module.capfirst = sentence_start
 
 

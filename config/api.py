@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import include, path
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -16,14 +16,56 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from accounts.selectors import display_name
+from coins import services as coins
+from ratings.api import PlayerRatingSerializer
+from ratings.selectors import player_standings
+
 app_name = "api"
 
 
+class MeWalletSerializer(serializers.Serializer):
+    balance = serializers.IntegerField(help_text="Coins in the wallet now.")
+    coin = serializers.CharField(help_text='Always "Domino Coin".')
+
+
 class MeSerializer(serializers.ModelSerializer):
+    display_name = serializers.SerializerMethodField(
+        help_text="The name shown at tables: the display name, else the username."
+    )
+    ratings = serializers.SerializerMethodField(
+        help_text="A rating for each category played rated, ranked."
+    )
+    wallet = serializers.SerializerMethodField(
+        help_text="The Domino Coin wallet (never money)."
+    )
+
     class Meta:
         model = get_user_model()
-        fields = ["id", "username", "first_name", "last_name", "date_joined"]
+        fields = [
+            "id",
+            "username",
+            "display_name",
+            "first_name",
+            "last_name",
+            "date_joined",
+            "ratings",
+            "wallet",
+        ]
         read_only_fields = fields
+
+    def get_display_name(self, user) -> str:
+        return display_name(user)
+
+    @extend_schema_field(PlayerRatingSerializer(many=True))
+    def get_ratings(self, user) -> list:
+        return PlayerRatingSerializer(player_standings(user), many=True).data
+
+    @extend_schema_field(MeWalletSerializer)
+    def get_wallet(self, user) -> dict:
+        wallet = coins.wallet_of(user)
+        data = {"balance": wallet.balance, "coin": "Domino Coin"}
+        return MeWalletSerializer(data).data
 
 
 class ApiRootView(APIView):
@@ -56,7 +98,8 @@ class ApiRootView(APIView):
 
 
 class MeView(generics.RetrieveAPIView):
-    """Return the signed-in user."""
+    """Return the signed-in player: names, ratings by category (each with its
+    rank) and the Domino Coin balance."""
 
     serializer_class = MeSerializer
     permission_classes = [IsAuthenticated]

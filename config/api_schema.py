@@ -3,13 +3,19 @@ own, the refusals of ``common.api_errors`` (400 bad input, 401 not signed
 in, 403 not allowed, 404 not found, 406 no acceptable answer, 409 refused
 in the current state, 415 a body it cannot read, 429 throttled), each as an
 ``Error``. (405, a method an address does not take, belongs to no operation;
-the ``Error`` code list has it.)"""
+the ``Error`` code list has it.)
+
+A view with throttles can answer 429 ``throttled`` whatever else it
+declares: an operation that declares a 429 of its own (``refusal_serializer``
+codes such as ``too_many_invitations``) gets ``throttled`` added to it here,
+in one place, keyed on the view's throttle classes."""
 
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
 
-from common.api_errors import ErrorSerializer
+from common.api_errors import ErrorSerializer, refusal_serializer
 
 REFUSALS = {
     "400": "Bad input: `fields` says what is wrong with each field.",
@@ -27,6 +33,11 @@ BODY_REFUSALS = {
 
 
 class PulkaAutoSchema(AutoSchema):
+    def _get_response_for_code(self, serializer, status_code, *args, **kwargs):
+        if str(status_code) == "429" and self.view.get_throttles():
+            serializer = _with_throttled(serializer)
+        return super()._get_response_for_code(serializer, status_code, *args, **kwargs)
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction=direction)
         refusals = dict(REFUSALS)
@@ -38,3 +49,17 @@ class PulkaAutoSchema(AutoSchema):
                 response["description"] = description
                 responses[code] = response
         return responses
+
+
+def _with_throttled(response):
+    """A declared 429 refusal, with ``throttled`` among its codes."""
+    if isinstance(response, OpenApiResponse):
+        return OpenApiResponse(
+            _with_throttled(response.response),
+            description=response.description,
+            examples=response.examples,
+        )
+    codes = getattr(response, "codes", None)
+    if codes is None or "throttled" in codes:
+        return response
+    return refusal_serializer(response.__name__, [*codes, "throttled"])

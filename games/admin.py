@@ -159,7 +159,7 @@ class GameAdmin(SecretWhilePlaying, ReadOnlyAdmin):
                     request,
                     _("Game %(game)s was not annulled: %(reason)s.")
                     % {"game": game.pk, "reason": error},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
                 continue
             annulled += done

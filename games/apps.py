@@ -8,8 +8,13 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from accounts.bans import player_banned
+        from coins.references import reference_namer_register
+        from games.references import games_named
         from games.services import notify, tables
         from games.signals import game_ended
+
+        # The ledger names a game's stakes through this.
+        reference_namer_register("game", games_named)
 
         # A table that stops being played leaves the lobby's list.
         game_ended.connect(notify.lobby_on_game_end, dispatch_uid="lobby-game-end")

@@ -70,3 +70,29 @@ def commit(index: int, deal: Deal) -> tuple[str, str]:
     """A fresh salt and the commitment for a deal."""
     salt = secrets.token_hex(16)
     return salt, digest(preimage(index, deal, salt))
+
+
+# The check anyone can run on a downloaded record, shown on the replay page
+# and in docs/engine.md (a test holds the two the same): it rebuilds each
+# deal's preimage as ``record_preimage`` does and compares the hashes.
+CHECK_SCRIPT = """\
+import hashlib, json, sys
+
+record = json.load(open(sys.argv[1], encoding="utf-8"))
+proofs = {proof["deal"]: proof for proof in record["fairness"]}
+changed = []
+for index, deal in enumerate(record["deals"]):
+    proof = proofs.get(index, {"salt": "", "commitment": "missing"})
+    preimage = {
+        "columns": deal.get("columns", []),
+        "deal": index,
+        "hands": deal["hands"],
+        "salt": proof["salt"],
+        "turned": deal.get("turned"),
+    }
+    text = json.dumps(preimage, sort_keys=True, separators=(",", ":"))
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != proof["commitment"]:
+        changed.append(index)
+print("changed deals:", changed or "none")
+sys.exit(1 if changed else 0)
+"""

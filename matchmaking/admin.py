@@ -44,7 +44,8 @@ class PoolEntryAdmin(ReadOnlyAdmin):
                 removed,
             )
             % {"count": removed},
-            messages.SUCCESS,
+            # Nobody removed (all matched or gone meanwhile) is no success.
+            messages.SUCCESS if removed else messages.WARNING,
         )
 
 

@@ -69,7 +69,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
                     request,
                     _("Game %(game)s was not reverted: %(reason)s.")
                     % {"game": game_id, "reason": error},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
                 continue
             reverted += 1

@@ -103,3 +103,55 @@ def test_schema_generates_without_warnings(tmp_path):
     )
 
     assert "/api/v1/me/" in (tmp_path / "schema.yml").read_text()
+
+
+def test_me_gives_the_display_name_the_ratings_and_the_wallet(api_client, user):
+    from accounts.models import Profile
+    from coins import services as coins
+    from ratings.models import Rating
+
+    Profile.objects.update_or_create(user=user, defaults={"display_name": "Nino"})
+    Rating.objects.create(
+        user=user, category="japanese", rating=1612, peak=1650, games=25
+    )
+    coins.coins_grant(user=user, amount=40, key="me-test")
+    balance = coins.wallet_of(user).balance
+    api_client.force_authenticate(user)
+
+    body = api_client.get("/api/v1/me/").json()
+
+    assert body["display_name"] == "Nino"
+    assert body["wallet"] == {"balance": balance, "coin": "Domino Coin"}
+    (japanese,) = body["ratings"]
+    assert japanese["category"] == "japanese"
+    assert (japanese["rating"], japanese["games"]) == (1612, 25)
+    assert japanese["provisional"] is False
+
+
+def test_the_schema_documents_me(api_client):
+    schema = api_client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+
+    me = schema["paths"]["/api/v1/me/"]["get"]["responses"]["200"]
+    ref = me["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert {"display_name", "ratings", "wallet"} <= set(
+        schema["components"]["schemas"][ref]["properties"]
+    )
+
+
+def test_a_json_login_is_told_what_the_login_page_is_for(user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post(
+        "/api/v1/auth/login/",
+        {"username": user.username, "password": "secret"},
+        content_type="application/json",
+    )
+
+    assert response.status_code == 415
+    body = response.json()
+    assert body["code"] == "unsupported_media_type"
+    assert "browsable API" in body["detail"]
+    assert "Authorization: Token" in body["detail"]
+    assert "_auth_user_id" not in client.session

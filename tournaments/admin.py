@@ -3,8 +3,10 @@
 Operators edit the settings of recurring tournaments, and of tournaments
 until they start (the model's ``clean`` checks them). Everything after that
 comes from the games through ``tournaments.services``, so entries, rounds and
-boards are read-only. Two actions call the services: "Start now if due" and
-"Cancel with refunds" (which asks for a reason first).
+boards are read-only. Three actions call the services: "Start now" (at
+once, before the start time, after a confirmation page; still refused below
+the minimum number of players), "Start now if due" and "Cancel with
+refunds" (which asks for a reason first). A refusal is a warning, never a success.
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ class TournamentAdmin(admin.ModelAdmin):
     date_hierarchy = "starts_at"
     ordering = ["-starts_at"]
     inlines = [EntryInline, RoundInline]
-    actions = ["start_if_due", "cancel_with_refunds"]
+    actions = ["start_now", "start_if_due", "cancel_with_refunds"]
     progress_fields = [
         "status",
         "pool",
@@ -182,6 +184,47 @@ class TournamentAdmin(admin.ModelAdmin):
     def pool(self, tournament: Tournament) -> int:
         return coins.escrow_balance(tournament.pool_ref, coins.Kind.TOURNAMENT_POOL)
 
+    @admin.action(description=_("Start now"), permissions=["change"])
+    def start_now(self, request, queryset):
+        tournaments = list(queryset.order_by("starts_at", "pk"))
+        if "apply" not in request.POST:
+            context = {
+                **self.admin_site.each_context(request),
+                "title": _("Start now"),
+                "opts": self.model._meta,
+                "tournaments": tournaments,
+                "action": request.POST.get("action"),
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(
+                request, "tournaments/admin/start_now.html", context
+            )
+        started = 0
+        for tournament in tournaments:
+            try:
+                services.tournament_start_now(tournament_id=tournament.pk)
+            except ApplicationError as error:
+                self.message_user(
+                    request,
+                    _("%(name)s did not start: %(reason)s.")
+                    % {"name": tournament, "reason": error},
+                    messages.WARNING,
+                )
+            else:
+                started += 1
+        if started:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d tournament started.",
+                    "%(count)d tournaments started.",
+                    started,
+                )
+                % {"count": started},
+                messages.SUCCESS,
+            )
+        return None
+
     @admin.action(description=_("Start now if due"), permissions=["change"])
     def start_if_due(self, request, queryset):
         now = timezone.now()
@@ -196,7 +239,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     request,
                     _("%(name)s did not start: %(reason)s.")
                     % {"name": tournament, "reason": error},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
                 continue
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
@@ -233,7 +276,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     outcomes[None],
                 )
                 % {"count": outcomes[None]},
-                messages.INFO,
+                messages.WARNING,
             )
 
     def has_cancel_permission(self, request) -> bool:
@@ -265,7 +308,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     request,
                     _("%(name)s was not cancelled: %(reason)s.")
                     % {"name": tournament, "reason": error},
-                    messages.ERROR,
+                    messages.WARNING,
                 )
             else:
                 done += 1

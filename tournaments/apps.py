@@ -7,4 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self):
+        from coins.references import reference_namer_register
         from tournaments import signals  # noqa: F401 - connects the receivers
+        from tournaments.references import tournaments_named
+
+        # The ledger names a tournament's pool through this.
+        reference_namer_register("tournament", tournaments_named)

@@ -39,15 +39,19 @@ class Game(models.Model):
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     status = models.CharField(
-        max_length=16, choices=Status.choices, default=Status.PLAYING, db_index=True
+        _("status"),
+        max_length=16,
+        choices=Status.choices,
+        default=Status.PLAYING,
+        db_index=True,
     )
     first_dealer = models.PositiveSmallIntegerField()
     state = models.JSONField()
     state_version = models.PositiveIntegerField(default=0)
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
     # When the seat to move runs out of time (None while a bot is to move).
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    cards_played = models.PositiveIntegerField(default=0)
+    cards_played = models.PositiveIntegerField(_("cards played"), default=0)
     # The SHA-256 commitment of every deal so far, in order: shown with every
     # snapshot, so it is kept here rather than read from the deal records on
     # every move.
@@ -76,6 +80,8 @@ class Game(models.Model):
     )
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         permissions = [
             ("annul_game", "Can annul games"),
             # For investigations only; every use is written to HandsRead.
@@ -124,6 +130,8 @@ class DealRecord(models.Model):
     commitment = models.CharField(max_length=64)
 
     class Meta:
+        verbose_name = _("deal record")
+        verbose_name_plural = _("deal records")
         ordering = ["game", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="deal_index"),
@@ -164,6 +172,8 @@ class GameEvent(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
         ordering = ["game", "version"]
         constraints = [
             # The fence of ownership: of two processes writing the same

@@ -74,6 +74,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
@@ -127,6 +129,8 @@ class Seat(models.Model):
     left = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_number"),

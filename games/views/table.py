@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import selectors
+from games import fairness, selectors
 from games.models import Game, Seat, Table
 from games.views import lobby
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
@@ -183,6 +183,8 @@ def game_replay(request, game_id: int):
             "record": record,
             "result": result,
             "coin_nets": _coin_nets(game, seats),
+            "proofs": record.get("fairness", []),
+            "check_script": fairness.CHECK_SCRIPT,
             "config": {
                 "game": game.pk,
                 "status": game.status,

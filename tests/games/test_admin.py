@@ -110,3 +110,32 @@ def test_a_finished_game_shows_its_cards_without_the_permission(started_game):
     record = started_game.deal_records.first()
     assert record.salt in _open(client, "dealrecord", record).content.decode()
     assert not HandsRead.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("ru", ["Игры", "Столы", "Записи раздач", "Статус", "Версия", "Сыграно карт"]),
+        ("tr", ["Oyunlar", "Masalar", "Tur kayıtları", "Sürüm", "Oynanan kartlar"]),
+    ],
+)
+def test_the_games_admin_names_its_models_and_columns_in_the_language(
+    db, language, words
+):
+    from django.test import Client
+
+    from tests.factories import StaffUserFactory
+    from tests.games.helpers import start_game
+
+    start_game("japanese", people=1)  # a row, so that the list has its columns
+    client = Client()
+    client.force_login(StaffUserFactory())
+    client.cookies["django_language"] = language
+
+    index = client.get("/admin/games/").content.decode()
+    games = client.get("/admin/games/game/").content.decode()
+
+    for word in words[:3]:
+        assert word in index
+    for word in words[3:]:
+        assert word in games

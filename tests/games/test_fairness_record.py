@@ -3,6 +3,7 @@ salt, checkable from the record alone, by the snippet docs/engine.md gives."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -176,3 +177,31 @@ def test_the_replay_page_verifies_the_records_deals(client, player, tmp_path):
         "verified": "no",
         "text": f"✘ Deal {count}: the cards do not hash to the commitment",
     }
+
+
+def test_the_replay_page_shows_each_deals_commitment_salt_and_the_check(client, player):
+    game = japanese_game(player)
+    if game.status == Game.Status.PLAYING:
+        game = play_out(game.pk)
+    record = downloaded(client, game)
+
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+
+    section = page.split('id="deal-proofs"', 1)[1].split("</details>", 1)[0]
+    for proof in record["fairness"]:
+        assert f"<code>{proof['commitment']}</code>" in section
+        assert f"<code>{proof['salt']}</code>" in section
+    assert html.escape(documented_snippet()) in section
+
+
+def test_the_replay_pages_check_is_in_georgian_too(client, player):
+    game = japanese_game(player)
+    if game.status == Game.Status.PLAYING:
+        game = play_out(game.pk)
+    client.cookies["django_language"] = "ka"
+
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+
+    section = page.split('id="deal-proofs"', 1)[1].split("</details>", 1)[0]
+    assert "Check the deals yourself" not in section
+    assert "To check them on your own computer" not in section

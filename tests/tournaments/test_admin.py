@@ -420,3 +420,55 @@ def test_the_actions_need_staff(client):
     assert response.headers["Location"].startswith(reverse("admin:login"))
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.SCHEDULED
+
+
+def levels_of(response) -> list[tuple[str, str]]:
+    return [(m.level_tag, str(m)) for m in get_messages(response.wsgi_request)]
+
+
+def test_start_now_asks_first_then_starts_before_the_start_time(admin_client):
+    tournament = make_tournament("japanese", starts_in=timedelta(hours=5))
+    register_all(tournament, players(2))
+
+    asked = action(admin_client, "start_now", [tournament])
+    tournament.refresh_from_db()
+    assert asked.status_code == 200
+    assert "Each waiting tournament starts at once" in asked.content.decode()
+    assert tournament.status == Tournament.Status.SCHEDULED
+
+    done = action(admin_client, "start_now", [tournament], apply="Start now")
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert tournament.current_round == 1
+    assert levels_of(done) == [("success", "1 tournament started.")]
+
+
+def test_start_now_below_the_minimum_is_a_warning_and_changes_nothing(admin_client):
+    (alone,) = players(1, coins_each=300)
+    tournament = make_tournament("japanese", min_players=3, entry_fee=100)
+    register_all(tournament, [alone])
+
+    done = action(admin_client, "start_now", [tournament], apply="Start now")
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.SCHEDULED
+    assert coins.wallet_of(alone).balance == 200  # the fee stays in the pool
+    assert levels_of(done) == [
+        (
+            "warning",
+            f"{tournament} did not start: 1 player(s) registered, and it "
+            "needs at least 3.",
+        )
+    ]
+
+
+def test_a_refused_cancel_is_a_warning(admin_client):
+    tournament = make_tournament("japanese")
+    services.tournament_cancel(tournament_id=tournament.pk, reason="first")
+
+    done = action(
+        admin_client, "cancel_with_refunds", [tournament], apply="Cancel", reason=""
+    )
+
+    assert [level for level, _ in levels_of(done)] == ["warning"]

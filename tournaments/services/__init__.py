@@ -13,6 +13,7 @@ from .lifecycle import (
     tournament_create,
     tournament_start,
     tournament_start_due,
+    tournament_start_now,
 )
 from .registration import tournament_register, tournament_withdraw
 from .rounds import board_results_sweep, board_take_result
@@ -28,6 +29,7 @@ __all__ = [
     "tournament_create_scheduled",
     "tournament_register",
     "tournament_start",
+    "tournament_start_now",
     "tournament_start_due",
     "tournament_withdraw",
 ]

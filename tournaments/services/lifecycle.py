@@ -45,29 +45,63 @@ def tournament_start(*, tournament_id: int, now=None) -> str | None:
             return None
         if tournament.starts_at > now:
             return None
-        entries = list(
-            tournament.entries.filter(status=Entry.Status.REGISTERED)
-            .select_related("user")
-            .order_by("registered_at", "pk")
-        )
-        banned = [e for e in entries if not e.user.is_active]
-        if banned:
-            _withdraw_banned(tournament, banned)
-            entries = [e for e in entries if e.user.is_active]
+        entries = _entries_to_seat(tournament)
         if len(entries) < tournament.min_players:
             _cancel(tournament, TOO_FEW_PLAYERS, now)
             return "cancelled"
-        _seed(tournament, entries)
-        tournament.status = Tournament.Status.RUNNING
-        tournament.started_at = now
-        if tournament.format == Format.KNOCKOUT:
-            tournament.rounds = max(1, math.ceil(math.log2(len(entries))))
-        tournament.save()
-        if tournament.format == Format.ARENA:
-            arena_start(tournament, now)
-        else:
-            round_start(tournament, 1, now)
+        _begin(tournament, entries, now)
         return "started"
+
+
+def tournament_start_now(*, tournament_id: int, now=None) -> None:
+    """Start a waiting tournament at once (staff), before its start time.
+
+    The minimum number of players still holds: with too few registered the
+    tournament is refused and left waiting for its time (it is not
+    cancelled, as a due one would be, since more may still register)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.SCHEDULED:
+            raise ApplicationError(
+                f"it is {tournament.get_status_display().lower()}, not waiting "
+                "to start",
+                code="not_waiting_to_start",
+            )
+        entries = _entries_to_seat(tournament)
+        if len(entries) < tournament.min_players:
+            raise ApplicationError(
+                f"{len(entries)} player(s) registered, and it needs at least "
+                f"{tournament.min_players}",
+                code="too_few_players",
+            )
+        _begin(tournament, entries, now)
+
+
+def _entries_to_seat(tournament: Tournament) -> list[Entry]:
+    """The registered entries, banned players' withdrawn with their fees."""
+    entries = list(
+        tournament.entries.filter(status=Entry.Status.REGISTERED)
+        .select_related("user")
+        .order_by("registered_at", "pk")
+    )
+    banned = [e for e in entries if not e.user.is_active]
+    if banned:
+        _withdraw_banned(tournament, banned)
+    return [e for e in entries if e.user.is_active]
+
+
+def _begin(tournament: Tournament, entries: list[Entry], now) -> None:
+    _seed(tournament, entries)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = now
+    if tournament.format == Format.KNOCKOUT:
+        tournament.rounds = max(1, math.ceil(math.log2(len(entries))))
+    tournament.save()
+    if tournament.format == Format.ARENA:
+        arena_start(tournament, now)
+    else:
+        round_start(tournament, 1, now)
 
 
 def tournament_start_due(*, now=None) -> dict[int, str]:
