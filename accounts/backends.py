@@ -47,7 +47,13 @@ class PasswordBackend(ModelBackend):
             await hash_password(password)
             return None
         correct, outdated = await _verify_password(password, user.password)
-        if not correct or not self.user_can_authenticate(user):
+        if not correct:
+            return None
+        if not self.user_can_authenticate(user):
+            if request is not None:
+                # The right password for a closed account: the login page
+                # tells this person why (accounts.login), nobody else.
+                request.closed_account = user
             return None
         if outdated:
             # Stored with older hasher settings: store it afresh.

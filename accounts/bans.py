@@ -13,9 +13,12 @@ starts the disconnect grace period, after which the player forfeits.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.dispatch import Signal
+from django.template.defaultfilters import date as format_date
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Ban
 from common.errors import NotAllowed
@@ -53,3 +56,24 @@ def user_ban(*, user, by, reason: str, now=None) -> Ban:
             player_banned.send(sender=Ban, user=locked)
     user.is_active = False
     return ban
+
+
+def closed_account_error(user) -> ValidationError:
+    """What the login page tells the owner of an inactive account, once they
+    have given its password: the ban, since when and why, if there is one.
+    Bans have no end; an account an operator closed without a ban is only
+    said to be closed."""
+    ban = Ban.objects.filter(user=user).first()
+    if ban is None:
+        return ValidationError(_("This account is closed."), code="inactive")
+    return ValidationError(
+        _(
+            "This account is banned for good, since %(date)s. "
+            "The reason given: %(reason)s"
+        ),
+        code="banned",
+        params={
+            "date": format_date(timezone.localtime(ban.created_at), "DATE_FORMAT"),
+            "reason": ban.reason,
+        },
+    )

@@ -35,6 +35,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
+from accounts.bans import closed_account_error
 from common.text_filters import label_from_verbose_name
 
 
@@ -82,7 +83,11 @@ async def _log_in(request: HttpRequest, form_class, default_next: str):
         password=form.cleaned_data["password"],
     )
     if user is None:
-        form.add_error(None, form.get_invalid_login_error())
+        closed = getattr(request, "closed_account", None)
+        if closed is not None:
+            form.add_error(None, await sync_to_async(closed_account_error)(closed))
+        else:
+            form.add_error(None, form.get_invalid_login_error())
         return form, None
     try:
         form.confirm_login_allowed(user)

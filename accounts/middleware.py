@@ -35,7 +35,7 @@ class UserTimeZoneMiddleware(MiddlewareMixin):
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             name = time_zone_of(user)
-        zone = timezones.zone_named(name) or timezones.zone_named(
+        zone = timezones.zone_named(name) or timezones.zone_from_cookie(
             request.COOKIES.get(timezones.COOKIE_NAME)
         )
         if zone is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from urllib.parse import unquote
 
 # Written by static/js/timezone.js; read by accounts.middleware.
 COOKIE_NAME = "pulka_tz"
@@ -25,6 +26,14 @@ def zone_names() -> frozenset[str]:
 
 def zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in sorted(zone_names())]
+
+
+def zone_from_cookie(value: str | None) -> zoneinfo.ZoneInfo | None:
+    """The zone the browser's cookie names. The script URL-encodes the name
+    ("Asia%2FTbilisi"), as a cookie value may not hold every character."""
+    if not value or len(value) > MAX_LENGTH:
+        return None
+    return zone_named(unquote(value))
 
 
 def zone_named(name: str | None) -> zoneinfo.ZoneInfo | None:

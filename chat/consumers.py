@@ -16,7 +16,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from chat import selectors, services
-from chat.errors import ChatFlood, Muted
+from chat.errors import ChatFlood, Muted, YouBlocked
 from chat.selectors import Room
 from common.errors import ApplicationError
 from games import socket_limits
@@ -180,6 +180,8 @@ class ChatSocketMixin:
         extra = {}
         if isinstance(error, Muted):
             extra["until"] = error.until.isoformat()
+        if isinstance(error, YouBlocked):
+            extra["names"] = error.names
         await self.chat_error(client_id, error.code, str(error), **extra)
         if isinstance(error, ChatFlood):
             self.chat_floods += 1

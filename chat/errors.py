@@ -42,8 +42,20 @@ class Muted(ChatRefused):
 
 
 class Blocked(ChatRefused):
-    """A player of the players' room and the author have blocked each other
-    (one way or both)."""
+    """A player of the players' room blocked the author. The author is not
+    told who: the block is the other player's."""
 
     code = "blocked"
     status = 403
+
+
+class YouBlocked(ChatRefused):
+    """The author blocked a player of the players' room: ``names`` says whom
+    (the author knows it already), so that they can unblock to write."""
+
+    code = "you_blocked"
+    status = 403
+
+    def __init__(self, names: list[str]):
+        super().__init__(f"you blocked {', '.join(names)}: unblock to write here")
+        self.names = names

@@ -90,12 +90,19 @@ def muted_players(user_id: int | None) -> list[dict]:
     )
 
 
-def any_blocks(author_id: int, others: set[int]) -> bool:
-    """Whether ``author_id`` and any of ``others`` blocked each other."""
-    return Block.objects.filter(
-        Q(blocker_id=author_id, blocked_id__in=others)
-        | Q(blocker_id__in=others, blocked_id=author_id)
-    ).exists()
+def names_blocked_by(author_id: int, others: set[int]) -> list[str]:
+    """The names of those of ``others`` whom ``author_id`` blocked."""
+    blocks = (
+        Block.objects.filter(blocker_id=author_id, blocked_id__in=others)
+        .select_related("blocked__profile")
+        .order_by("blocked_id")
+    )
+    return [display_name(block.blocked) for block in blocks]
+
+
+def blocked_by_any(author_id: int, others: set[int]) -> bool:
+    """Whether any of ``others`` blocked ``author_id``."""
+    return Block.objects.filter(blocker_id__in=others, blocked_id=author_id).exists()
 
 
 def active_mute(user_id: int, now) -> ChatMute | None:

@@ -18,6 +18,7 @@ from chat.errors import (
     ChatTooLong,
     Muted,
     UnknownPhrase,
+    YouBlocked,
 )
 from chat.models import ChatMute, Message, PersonalMute, Report
 from chat.phrases import PHRASES
@@ -59,8 +60,9 @@ def message_post(
     are written one at a time, on every server, so the rate and the count
     of offences are exact. Raises (nothing stored): ``ChatEmpty``,
     ``ChatTooLong``, ``UnknownPhrase``, ``NotAllowed`` (not in this room),
-    ``Muted``, ``ChatFlood`` and, in a players' room, ``Blocked`` when a
-    seated player and the author blocked each other.
+    ``Muted``, ``ChatFlood`` and, in a players' room, ``YouBlocked`` when
+    the author blocked a seated player, else ``Blocked`` when a seated
+    player blocked the author.
     """
     text, phrase = _said(text, phrase)
     seated = selectors.seated_user_ids(room.game_id) if room.game_id else set()
@@ -83,10 +85,8 @@ def message_post(
         recent = Message.objects.filter(author_id=author_id, created_at__gt=window)
         if recent.count() >= settings.PULKA_CHAT_MESSAGES:
             raise ChatFlood("too many messages: wait a few seconds")
-        if room.kind == Message.Room.PLAYERS and selectors.any_blocks(
-            author_id, seated - {author_id}
-        ):
-            raise Blocked("a player at this table does not take your messages")
+        if room.kind == Message.Room.PLAYERS:
+            _check_blocks(author_id, seated - {author_id})
         text, filtered = mask(text) if text else (text, False)
         message = Message.objects.create(
             room=room.kind,
@@ -102,6 +102,17 @@ def message_post(
         shown = selectors.payload(message)
         transaction.on_commit(lambda: fanout.said(room.group, shown))
     return message
+
+
+def _check_blocks(author_id: int, others: set[int]) -> None:
+    """Blocks hold both ways in a players' room. The author's own blocks
+    come first: those they can undo, and naming whom tells them nothing new;
+    a block by another player stays anonymous."""
+    names = selectors.names_blocked_by(author_id, others)
+    if names:
+        raise YouBlocked(names)
+    if selectors.blocked_by_any(author_id, others):
+        raise Blocked("a player at this table does not take your messages")
 
 
 def _count_offences(author_id: int, now) -> None:

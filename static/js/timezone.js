@@ -1,6 +1,7 @@
 // Tell the server the browser's time zone, so that times are shown in it
 // (accounts.middleware.UserTimeZoneMiddleware; a zone chosen in the profile
-// wins). The cookie holds an IANA name such as "Asia/Tbilisi"; the server
+// wins). The cookie holds an IANA name, URL-encoded ("Asia%2FTbilisi"), which
+// accounts.timezones.zone_from_cookie decodes; the server
 // ignores any name its time-zone database does not know.
 (function () {
   "use strict";

@@ -85,6 +85,23 @@ def test_login_with_a_wrong_password_fails(client, user):
     assert not is_signed_in(client)
 
 
+def test_an_account_closed_without_a_ban_is_said_to_be_closed(client, user):
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+
+    right = client.post(
+        reverse("accounts:login"),
+        {"username": user.username, "password": DEFAULT_PASSWORD},
+    )
+    wrong = client.post(
+        reverse("accounts:login"), {"username": user.username, "password": "nope"}
+    )
+
+    assert right.context["form"].non_field_errors() == ["This account is closed."]
+    assert "closed" not in str(wrong.context["form"].non_field_errors())
+    assert not is_signed_in(client)
+
+
 def test_login_url_setting_points_at_the_login_page(client):
     response = client.get(reverse("accounts:profile"))
 

@@ -15,6 +15,7 @@ from chat import services as chat_services
 from chat.selectors import table_room
 from games import services
 from games.models import Game
+from social.services import block_create
 from tests.browser.test_table_on_a_phone import open_table_page, phone_context
 from tests.browser.test_table_page import log_in
 from tests.factories import DEFAULT_PASSWORD
@@ -240,3 +241,39 @@ def test_the_replay_shows_the_chat_beside_the_moves(table, browser, server, read
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_blocker_is_told_whom_they_blocked_the_blocked_only_that_someone_did(
+    table, browser, server, read_db
+):
+    (nino, giorgi, _), table_id = table
+
+    def block():
+        users = {u.username: u for u in get_user_model().objects.all()}
+        block_create(blocker_id=users[nino].pk, blocked_id=users[giorgi].pk)
+
+    read_db(block)
+    contexts = [desktop(browser, server) for _ in range(2)]
+    try:
+        (blocker, blocker_errors), (blocked, blocked_errors) = [
+            open_table_page(context, name, table_id)
+            for context, name in zip(contexts, (nino, giorgi), strict=True)
+        ]
+        error = "#chat [data-chat=error]"
+
+        say(blocker, "hello?")
+        blocker.locator(error).wait_for()
+        assert blocker.locator(error).inner_text() == (
+            f"You blocked {giorgi}. Unblock them to write here."
+        )
+
+        say(blocked, "hello?")
+        blocked.locator(error).wait_for()
+        assert blocked.locator(error).inner_text() == (
+            "A player at this table does not take your messages."
+        )
+        assert chat_lines(blocker) == chat_lines(blocked) == []
+        assert blocker_errors == blocked_errors == []
+    finally:
+        for context in contexts:
+            context.close()

@@ -225,6 +225,17 @@ async def test_a_blocked_player_cannot_write_into_the_players_room(sockets):
     socket = await sockets(table_path(game), nino)
     error = await refused(socket, chat("hello"))
     assert error["code"] == "blocked"
+    assert "giorgi" not in error["message"] and "names" not in error
+    assert await stored() == []
+
+
+async def test_the_blocker_is_told_whom_they_blocked(sockets):
+    game, (nino, giorgi) = await a_match()
+    await db(block_create)(blocker_id=nino.pk, blocked_id=giorgi.pk)
+    socket = await sockets(table_path(game), nino)
+    error = await refused(socket, chat("hello"))
+    assert error["code"] == "you_blocked"
+    assert error["names"] == [giorgi.username]
     assert await stored() == []
 
 

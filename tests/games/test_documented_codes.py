@@ -387,6 +387,10 @@ def _blocked(settings_, user, other):
     block_create(blocker_id=other.pk, blocked_id=user.pk)
 
 
+def _blocker(settings_, user, other):
+    block_create(blocker_id=user.pk, blocked_id=other.pk)
+
+
 CHAT_ERRORS = {
     "chat_empty": chat_refusal(message=chat(text=" ")),
     "chat_too_long": chat_refusal(message=chat(text="x" * 301)),
@@ -476,6 +480,7 @@ async def rematch_refused(settings_) -> str:
 ERRORS = {
     **CHAT_ERRORS,
     "blocked": chat_refusal(_blocked),
+    "you_blocked": chat_refusal(_blocker),
     "too_large": sent(json.dumps({"type": "ping", "pad": "x" * 4096})),
     "rate_limited": rate_limited,
     "bad_json": sent("{not json"),

@@ -23,4 +23,8 @@ test("each refusal has its sentence, a mute its end", () => {
   assert.equal(chatErrorText({ code: "chat_flood" }), "You are writing too fast: wait a few seconds.");
   assert.match(chatErrorText({ code: "muted", until: "2026-12-04T12:00:00+00:00" }), /^You cannot chat until .+2026/);
   assert.equal(chatErrorText({ code: "something_new" }), "The message was not sent.");
+  assert.equal(
+    chatErrorText({ code: "you_blocked", names: ["Nino", "Giorgi"] }),
+    "You blocked Nino, Giorgi. Unblock them to write here.",
+  );
 });

@@ -38,6 +38,9 @@ export function chatErrorText(error) {
     not_allowed: gettext("Sign in to chat."),
     not_found: gettext("That message or player is not there any more."),
   };
+  if (error.code === "you_blocked") {
+    return fmt(gettext("You blocked %s. Unblock them to write here."), (error.names || []).join(", "));
+  }
   if (error.code === "muted") {
     const until = error.until ? new Date(error.until).toLocaleString() : "";
     return fmt(gettext("You cannot chat until %s."), until);
