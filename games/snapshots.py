@@ -13,18 +13,37 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
+
 from joker.view import view
 
 PLAYING = "playing"
 
 
-def seat_json(number: int, name: str, bot: str, left: bool, *, connected: bool) -> dict:
+def seat_json(
+    number: int,
+    name: str,
+    bot: str,
+    left: bool,
+    *,
+    connected: bool,
+    away_until: datetime | None = None,
+    left_cause: str = "",
+    rejoining: bool = False,
+) -> dict:
+    """One seat as every recipient sees it. ``away_until``: the end of the
+    disconnect grace of a player who is away; ``left_cause``: why a seat
+    was left (``disconnect``, ``player``, ``timeout``); ``rejoining``: its
+    player takes it back from the bot at its next turn (docs/protocol.md)."""
     return {
         "number": number,
         "name": name,
         "bot": bot,
         "left": left,
         "connected": bool(bot) or connected,
+        "away_until": away_until.isoformat() if away_until else None,
+        "left_cause": left_cause if left else "",
+        "rejoining": rejoining,
     }
 
 
@@ -39,6 +58,7 @@ def shared(
     seats: list[dict],
     commitments: list[str],
     ending: dict | None,
+    rejoin_allowed: bool = False,
 ) -> dict:
     """The part of a snapshot that is the same for every recipient.
     ``ending`` (the deals revealed, the coins won) is added once the game
@@ -52,6 +72,10 @@ def shared(
         "turn_seconds": turn_seconds,
         "seats": seats,
         "commitments": list(commitments),
+        # How long a disconnected player keeps the seat, and whether a seat
+        # left may be taken back from the bot (a casual table).
+        "grace_seconds": settings.PULKA_DISCONNECT_GRACE_SECONDS,
+        "rejoin_allowed": rejoin_allowed,
     }
     if status != PLAYING and ending:
         data.update(ending)

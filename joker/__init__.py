@@ -9,7 +9,7 @@ Typical use::
     state = apply(state, action)
 """
 
-from .actions import Action, Bid, Deal, NameTrump, PlayCard, Resign
+from .actions import Action, Bid, Deal, NameTrump, PlayCard, Rejoin, Resign
 from .errors import (
     BadDeal,
     BadRecord,
@@ -33,6 +33,7 @@ __all__ = [
     "IllegalAction",
     "NameTrump",
     "PlayCard",
+    "Rejoin",
     "Resign",
     "Rules",
     "State",

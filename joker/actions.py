@@ -36,6 +36,14 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class Rejoin:
+    """A seat that left takes its place back (a casual table's choice: the
+    engine only checks that the seat had left)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """The chance action: the cards of one deal, from a shuffle or a record.
 
@@ -49,8 +57,14 @@ class Deal:
     columns: tuple[tuple[tuple[str, str], ...], ...] = ()
 
 
-Action = NameTrump | Bid | PlayCard | Resign
-KIND_OF = {NameTrump: "trump", Bid: "bid", PlayCard: "card", Resign: "resign"}
+Action = NameTrump | Bid | PlayCard | Resign | Rejoin
+KIND_OF = {
+    NameTrump: "trump",
+    Bid: "bid",
+    PlayCard: "card",
+    Resign: "resign",
+    Rejoin: "rejoin",
+}
 
 
 def kind_of(action: Action) -> str:
@@ -75,9 +89,9 @@ def action_from_json(data: object) -> Action:
     seat = data["seat"]
     if not _exact_int(seat):
         raise BadRecord("'seat' must be an integer")
-    kinds = [key for key in ("trump", "bid", "card", "resign") if key in data]
+    kinds = [key for key in KIND_OF.values() if key in data]
     if len(kinds) != 1:
-        raise BadRecord("an action has exactly one of trump, bid, card, resign")
+        raise BadRecord("an action has exactly one of trump, bid, card, resign, rejoin")
     kind = kinds[0]
     allowed = {"seat", kind} | ({"mode", "suit"} if kind == "card" else set())
     unknown = set(data) - allowed
@@ -96,6 +110,10 @@ def action_from_json(data: object) -> Action:
         if value is not True:
             raise BadRecord("'resign' must be true")
         return Resign(seat)
+    if kind == "rejoin":
+        if value is not True:
+            raise BadRecord("'rejoin' must be true")
+        return Rejoin(seat)
     return _card_from_json(seat, value, data.get("mode"), data.get("suit"), data)
 
 
@@ -123,6 +141,8 @@ def action_to_json(action: Action) -> dict:
         return data
     if isinstance(action, Resign):
         return {"seat": action.seat, "resign": True}
+    if isinstance(action, Rejoin):
+        return {"seat": action.seat, "rejoin": True}
     if isinstance(action, Bid):
         return {"seat": action.seat, "bid": action.bid}
     return {"seat": action.seat, "trump": action.trump}

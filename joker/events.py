@@ -7,7 +7,7 @@ described (a deal event says only which deal began and the face-up card).
 
 from __future__ import annotations
 
-from .actions import Bid, Deal, NameTrump, PlayCard, Resign, choice_to_json
+from .actions import Bid, Deal, NameTrump, PlayCard, Rejoin, Resign, choice_to_json
 from .state import OVER, State
 
 
@@ -31,6 +31,8 @@ def describe(before: State, action, after: State) -> list[dict]:
         events = [{"type": "bid", "seat": seat, "bid": action.bid}]
     elif isinstance(action, Resign):
         events = [{"type": "resign", "seat": seat}]
+    elif isinstance(action, Rejoin):
+        events = [{"type": "rejoin", "seat": seat}]
     elif isinstance(action, PlayCard):
         events = [{"type": "card", "seat": seat, **choice_to_json(action)}]
         events += _trick_events(before, action, after)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import Action, Bid, Deal, NameTrump, PlayCard, Resign, kind_of
+from .actions import Action, Bid, Deal, NameTrump, PlayCard, Rejoin, Resign, kind_of
 from .bidding import (
     bid_actions,
     check_bid,
@@ -74,6 +74,8 @@ def _apply_checked(state: State, action: Action | Deal) -> State:
         return apply_deal(state, action)
     if isinstance(action, Resign):
         return _apply_resign(state, action)
+    if isinstance(action, Rejoin):
+        return _apply_rejoin(state, action)
     if not 0 <= action.seat < state.players:
         raise WrongSeat(f"there is no seat {action.seat}")
     if state.phase == DEAL:
@@ -100,3 +102,13 @@ def _apply_resign(state: State, action: Resign) -> State:
         return end_game(state, loser=seat)
     # A bot plays on for the leaver; the seat keeps its turn order.
     return state
+
+
+def _apply_rejoin(state: State, action: Rejoin) -> State:
+    """The seat is its player's again: no longer counted as a leaver."""
+    seat = action.seat
+    if not 0 <= seat < state.players:
+        raise WrongSeat(f"there is no seat {seat}")
+    if seat not in state.left:
+        raise IllegalAction(f"seat {seat} has not left")
+    return evolve(state, left=tuple(s for s in state.left if s != seat))

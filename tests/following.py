@@ -29,6 +29,8 @@ def take(snapshot: dict | None, message: dict) -> dict | None:
         for event in step["events"]:
             if event["type"] == "resign":
                 seats[event["seat"]]["left"] = True
+            elif event["type"] == "rejoin":
+                seats[event["seat"]].update(left=False, left_cause="", rejoining=False)
             elif event["type"] == "deal" and event.get("commitment"):
                 commitments.append(event["commitment"])
     return {

@@ -34,6 +34,13 @@ def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
             seat.bot,
             seat.left,
             connected=seat.number in present,
+            away_until=(
+                None
+                if seat.left or seat.number in present
+                else live.presence.get(seat.number)
+            ),
+            left_cause=seat.left_cause,
+            rejoining=seat.number in live.rejoining,
         )
         for seat in live.seats
     ]
@@ -52,6 +59,7 @@ def shared(live: LiveGame, present: Iterable[int], ending: dict | None) -> dict:
         seats=seats_json(live, present),
         commitments=live.commitments,
         ending=ending,
+        rejoin_allowed=live.seats_can_be_taken_back,
     )
 
 
@@ -133,6 +141,12 @@ def presence_text(live: LiveGame, present: Iterable[int]) -> str:
             "seats": seats_json(live, present),
         }
     )
+
+
+def back_text(grace_left: float) -> str:
+    """To a player whose socket came back while their grace ran: they kept
+    the seat, with ``grace_left`` seconds of it to spare."""
+    return encode({"type": "back", "grace_left": round(grace_left, 1)})
 
 
 def encode(message: dict) -> str:

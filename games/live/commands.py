@@ -54,6 +54,16 @@ class Abort:
     id: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Rejoin:
+    """Take back, at its next turn, the seat a bot plays since its player
+    left (a casual table only: ``LiveGame.ask_to_rejoin``)."""
+
+    kind: ClassVar[str] = "rejoin"
+    seat: int
+    id: str | None
+
+
 # The socket's own business with the owner.
 
 
@@ -113,7 +123,7 @@ class Wake:
     kind: ClassVar[str] = "wake"
 
 
-PlayerCommand = Action | Resign | Abort
+PlayerCommand = Action | Resign | Abort | Rejoin
 # What ``GameOwner.handle`` takes.
 OwnerCommand = PlayerCommand | Sync | Heard | Reload
 # What a socket's frame may be (``from_frame``).
@@ -123,7 +133,18 @@ Command = OwnerCommand | Attach | Detach | Wake
 
 _BY_KIND: dict[str, type[Command]] = {
     kind.kind: kind
-    for kind in (Action, Resign, Abort, Sync, Heard, Reload, Attach, Detach, Wake)
+    for kind in (
+        Action,
+        Resign,
+        Abort,
+        Rejoin,
+        Sync,
+        Heard,
+        Reload,
+        Attach,
+        Detach,
+        Wake,
+    )  # fmt: skip
 }
 
 
@@ -164,6 +185,8 @@ def from_frame(message: dict, seat: int | None) -> SocketCommand:
             return Resign(_a_players_seat(seat, message_id), message_id)
         case "abort":
             return Abort(_a_players_seat(seat, message_id), message_id)
+        case "rejoin":
+            return Rejoin(_a_players_seat(seat, message_id), message_id)
         case kind:
             raise Refused(message_id, f"unknown type {kind!r}", "unknown_type")
 

@@ -34,7 +34,7 @@ from games.live.steps import (
 from games.live.steps import DISCONNECT as DISCONNECT
 from games.live.steps import public_step as public_step
 from joker import EngineError, apply
-from joker.actions import Resign, action_from_json, action_to_json
+from joker.actions import Rejoin, Resign, action_from_json, action_to_json
 from joker.events import describe
 from joker.state import DEAL, State
 
@@ -63,6 +63,11 @@ class SeatInfo:
     bot: str
     left: bool
     name: str
+
+    # Why the seat was left: the step's cause (``PLAYER`` for a
+    # resignation, ``DISCONNECT`` after the grace, ``TIMEOUT``); "" while
+    # it has not, or when it is not known (a game read from the database).
+    left_cause: str = ""
 
     @property
     def played_by_bot(self) -> bool:
@@ -100,6 +105,17 @@ class LiveGame:
     # while present or, while away, when its disconnect grace runs out
     # (``Game.presence``; kept by the owner).
     presence: dict[int, datetime | None] = field(default_factory=dict)
+    # The seats whose player asked to take the seat back from the bot: each
+    # is theirs again when its next turn comes (``_step``).
+    rejoining: set[int] = field(default_factory=set)
+
+    @property
+    def seats_can_be_taken_back(self) -> bool:
+        """Whether a player who left may take the seat back: on a casual
+        table only. A ranked or staked game keeps the leaver placed last, a
+        tournament's game counts as a loss, and in Japanese Joker leaving
+        ends the match (docs/live.md, Leaving)."""
+        return not (self.at_stake or self.managed or self.state.players == 2)
 
     # Deciding steps
 
@@ -158,6 +174,20 @@ class LiveGame:
             raise NotAllowed("you have already left this game")
         step = self._step(Resign(seat), cause=cause, now=now, leaving=seat)
         return replace(step, answer={"version": step.version})
+
+    def ask_to_rejoin(self, seat: int) -> None:
+        """The player who left ``seat`` takes it back at its next turn; the
+        bot plays it until then. Nothing is written now: the seat's return
+        is an action of the step that brings its turn (``_step``)."""
+        self.check_playing()
+        if not self.seats[seat].left:
+            raise NotAllowed("you have not left this game")
+        if not self.seats_can_be_taken_back:
+            raise NotAllowed(
+                "a seat left in a ranked, staked or tournament game, or in"
+                " Japanese Joker, cannot be taken back"
+            )
+        self.rejoining.add(seat)
 
     def decide_automatic(self, now: datetime, thought=None) -> Step:
         """The move due now for the seat to move: the practice bot's
@@ -264,6 +294,11 @@ class LiveGame:
             self.commitments = [*self.commitments, step.deal["commitment"]]
         if step.seat_left is not None:
             self.seats[step.seat_left].left = True
+            self.seats[step.seat_left].left_cause = step.cause
+        if step.seat_back is not None:
+            self.seats[step.seat_back].left = False
+            self.seats[step.seat_back].left_cause = ""
+            self.rejoining.discard(step.seat_back)
         if step.cause == TIMEOUT and step.seat is not None:
             self.timed_out = (step.version - len(step.events), step.seat)
 
@@ -307,11 +342,17 @@ class LiveGame:
         if after.phase == DEAL:
             dealt, deal, after = next_deal(after, moved.version + 1, now)
             events = (moved, dealt)
+        back = self._seat_back_at(after, leaving)
+        if back is not None:
+            # The turn has come to a seat whose player asked for it back:
+            # from this turn on it is theirs, on a person's clock.
+            back_event, after = self._rejoin_event(back, after, events[-1].version, now)
+            events = (*events, back_event)
         if after.is_over:
             status, deadline, save_state = FINISHED, None, True
         else:
             status = PLAYING
-            deadline = self._next_deadline(after, now, leaving=leaving)
+            deadline = self._next_deadline(after, now, leaving=leaving, back=back)
             # Every deal saves the state, and so does a long enough run of moves.
             save_state = (
                 deal is not None
@@ -324,14 +365,47 @@ class LiveGame:
             status=status,
             deal=deal,
             seat_left=leaving,
+            seat_back=back,
             cause=cause,
             seat=action.seat,
             save_state=save_state,
         )
 
+    def _seat_back_at(self, state: State, leaving: int | None) -> int | None:
+        """The seat whose player takes it back with this step: the seat to
+        move next, when its player asked for it back."""
+        if state.is_over or state.turn is None:
+            return None
+        seat = state.turn
+        if seat in self.rejoining and seat != leaving and self.seats[seat].left:
+            return seat
+        return None
+
+    def _rejoin_event(
+        self, seat: int, state: State, version: int, now: datetime
+    ) -> tuple[Event, State]:
+        action = Rejoin(seat)
+        after = apply(state, action)
+        event = Event(
+            version + 1,
+            kind="action",
+            public=describe(state, action, after),
+            created_at=now,
+            seat=seat,
+            cause=PLAYER,
+            action=action_to_json(action),
+        )
+        return event, after
+
     def _next_deadline(
-        self, state: State, now: datetime, leaving: int | None = None
+        self,
+        state: State,
+        now: datetime,
+        leaving: int | None = None,
+        back: int | None = None,
     ) -> datetime:
+        if state.turn == back:
+            return now + timedelta(seconds=self.timing.turn_seconds)
         if self.seats[state.turn].played_by_bot or state.turn == leaving:
             seconds = self.timing.bot_seconds
         else:

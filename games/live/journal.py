@@ -234,7 +234,11 @@ def finish_sync(live: LiveGame, step: Step) -> dict:
 
     with transaction.atomic():
         write_sync(live, step)
-        game = Game.objects.select_related("table").get(pk=live.game_id)
+        game = Game.objects.select_related("table").filter(pk=live.game_id).first()
+        if game is None:
+            # Deleted meanwhile (the foreign keys are checked only at the
+            # commit, so the write itself went through): nothing to finish.
+            raise Gone(f"game {live.game_id} no longer exists")
         if step.status == FINISHED:
             stakes.settle(game)
         else:

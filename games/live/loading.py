@@ -60,6 +60,15 @@ def load_many(
         "game_id", "seat", "client_id", "version"
     ):
         answers[game_id][(seat, client)] = version
+    # Why each seat that left did (its latest resignation's cause): the
+    # player coming back is told (``LiveGame``, ``SeatInfo.left_cause``).
+    left_causes: dict[int, dict[int, str]] = {game_id: {} for game_id in ids}
+    for game_id, seat, cause in (
+        GameEvent.objects.filter(game_id__in=ids, action__has_key="resign")
+        .order_by("version")
+        .values_list("game_id", "seat", "cause")
+    ):
+        left_causes[game_id][seat] = cause
     loaded = {}
     for game in games:
         table = game.table
@@ -72,7 +81,14 @@ def load_many(
             state_version=game.state_version,
             deadline=game.deadline,
             seats=[
-                SeatInfo(s.number, s.user_id, s.bot, s.left, s.display_name)
+                SeatInfo(
+                    s.number,
+                    s.user_id,
+                    s.bot,
+                    s.left,
+                    s.display_name,
+                    left_cause=left_causes[game.pk].get(s.number, "") if s.left else "",
+                )
                 for s in seats[table.pk]
             ],
             timing=Timing(

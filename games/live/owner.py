@@ -33,7 +33,16 @@ from django.db import DatabaseError
 from common.errors import ApplicationError
 from games.errors import NotPlaying, Unavailable
 from games.live import bot_pool, broadcast, journal, loading, thinking
-from games.live.commands import Abort, Action, Heard, OwnerCommand, Reload, Resign, Sync
+from games.live.commands import (
+    Abort,
+    Action,
+    Heard,
+    OwnerCommand,
+    Rejoin,
+    Reload,
+    Resign,
+    Sync,
+)
 from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
 from games.live.presence import Presence
 from games.live.timers import Alarm, now
@@ -109,9 +118,15 @@ class GameOwner:
     async def attach(self, key: str, sink, audience: int | None, since) -> None:
         self.sockets[key] = Attached(sink, audience)
         shown = audience is not None and self.live.status == PLAYING
+        grace_left = None
         if shown:
+            grace_left = self.presence.grace_left(audience)
             self.presence.back(audience)
         await sink.send_text(broadcast.encode(self.sync(audience, since)))
+        if grace_left is not None:
+            # Back within the grace: the seat was kept; the player is told
+            # they were away and how much of the grace was left.
+            await sink.send_text(broadcast.back_text(grace_left))
         if shown:
             await self.presence.shown(audience)
         await self._presence_changed()
@@ -207,6 +222,8 @@ class GameOwner:
                         seat, cause=PLAYER, now=moved_at
                     ),
                 )
+            case Rejoin(seat=seat, id=message_id):
+                await self._rejoin(attached, seat, message_id)
             case Abort(seat=seat, id=message_id):
                 await self._player_command(
                     attached,
@@ -248,6 +265,33 @@ class GameOwner:
         await attached.sink.send_text(
             broadcast.encode({"type": "ack", "id": message_id, **(step.answer or {})})
         )
+
+    async def _rejoin(
+        self, attached: Attached | None, seat: int, message_id: str | None
+    ) -> None:
+        """The player asks for their seat back: answered at once; everyone
+        sees the seat marked, and the seat is theirs from its next turn."""
+        if attached is None:
+            return
+        try:
+            async with self.lock:
+                self.live.ask_to_rejoin(seat)
+        except ApplicationError as error:
+            await attached.sink.send_text(
+                broadcast.encode(
+                    {
+                        "type": "error",
+                        "id": message_id,
+                        "code": error.code,
+                        "message": str(error),
+                    }
+                )
+            )
+            return
+        await attached.sink.send_text(
+            broadcast.encode({"type": "ack", "id": message_id})
+        )
+        await self._send_all_same(broadcast.presence_text(self.live, self.present()))
 
     # Timers and bots
 
@@ -344,6 +388,9 @@ class GameOwner:
             texts = broadcast.update_texts(live, step, wanted)
         await self._send_each(texts)
         self._arm()
+        if step.seat_back is not None:
+            await self.presence.seat_back(step.seat_back)
+            await self._presence_changed()
         if step.ends_game:
             self.hall.game_over(self)
 

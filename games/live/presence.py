@@ -70,6 +70,23 @@ class Presence:
         self.expected.pop(seat, None)
         self.cancel_grace(seat)
 
+    def grace_left(self, seat: int) -> float | None:
+        """Seconds left of the seat's running grace; None when it has none
+        running (present, never shown its hand, or left the game)."""
+        live = self.owner.live
+        due = live.presence.get(seat)
+        if due is None or live.seats[seat].left:
+            return None
+        return max(0.0, (due - now()).total_seconds())
+
+    async def seat_back(self, seat: int) -> None:
+        """The seat's player took it back from the bot: present as far as
+        its grace goes (``changed`` starts a new one if they are gone)."""
+        presence = self.owner.live.presence
+        if presence.get(seat) is not None:
+            presence[seat] = None
+            await self.record()
+
     async def shown(self, seat: int) -> None:
         """The seat's player has been sent their hand: recorded, when it is
         their first time or they are back from away, before anything else

@@ -104,6 +104,13 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
                 [live.table_id, step.seat_left],
             )
         )
+    if step.seat_back is not None:
+        out.append(
+            (
+                f'UPDATE {SEAT} SET "left" = false WHERE table_id = %s AND number = %s',
+                [live.table_id, step.seat_back],
+            )
+        )
     if step.ends_game:
         out.append(
             (

@@ -59,6 +59,8 @@ class Step:
     status: str = PLAYING
     deal: dict | None = None  # the new deal's record, with its secret salt
     seat_left: int | None = None
+    # The seat whose player took it back from the bot by this step.
+    seat_back: int | None = None
     # What the player who sent the step is answered (``ack``).
     answer: dict | None = None
     cause: str = PLAYER

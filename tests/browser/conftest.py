@@ -45,6 +45,10 @@ REQUIRED = os.environ.get("PULKA_REQUIRE_BROWSER_TEST", "") not in ("", "0")
 
 # Short bot delays, so that a deal takes seconds.
 BOT_MOVE_SECONDS = 0.2
+# A disconnect grace a test can wait out (test_coming_back_in_browser.py),
+# yet longer than any page reload of the other tests. Every server of a
+# package shares the games (any of them may own one), so it is set for all.
+DISCONNECT_GRACE_SECONDS = 20
 START_TIMEOUT = 60
 
 
@@ -130,6 +134,7 @@ def process_env(django_db_setup, django_db_blocker) -> dict:
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PULKA_BOT_MOVE_SECONDS": str(BOT_MOVE_SECONDS),
+        "PULKA_DISCONNECT_GRACE_SECONDS": str(DISCONNECT_GRACE_SECONDS),
         "PULKA_ANY_TURN_SECONDS": "1",
         "PYTHONUNBUFFERED": "1",
     }

@@ -224,3 +224,17 @@ def test_writes_arriving_together_share_commits_and_each_hears_of_its_own():
         game.refresh_from_db()
         assert game.version == step.version
     assert GameEvent.objects.filter(game=games[-1]).count() == stale.version + 1
+
+
+def test_the_last_step_of_a_deleted_game_is_refused_as_gone(db):
+    """A grace that ends after its game was deleted (a table cleared away)
+    ends the game: the owner must be told the game is gone, not crash."""
+    table, _ = start_table("japanese", people=2)
+    game = Game.objects.get(table=table)
+    live = loading.load(game.pk)
+    step = live.decide_resign(0, cause="disconnect", now=timezone.now())
+    assert step.ends_game
+    Table.objects.filter(pk=table.pk).delete()
+
+    with pytest.raises(journal.Gone):
+        journal.finish_sync(live, step)

@@ -45,6 +45,8 @@ export function eventText(event, names, you = null) {
       return fmt(gettext("Pulka %s is over."), event.pulka);
     case "resign":
       return fmt(gettext("%s left the game."), names(event.seat));
+    case "rejoin":
+      return fmt(gettext("%s took their seat back."), names(event.seat));
     case "aborted":
       return gettext("The game was called off.");
     default:

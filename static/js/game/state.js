@@ -141,6 +141,9 @@ export class TableState {
     for (const step of steps) {
       for (const event of step.events) {
         if (event.type === "resign" && seats[event.seat]) seats[event.seat].left = true;
+        if (event.type === "rejoin" && seats[event.seat]) {
+          Object.assign(seats[event.seat], { left: false, left_cause: "", rejoining: false });
+        }
         if (event.type === "deal" && event.commitment) commitments.push(event.commitment);
       }
     }
@@ -231,6 +234,6 @@ export class TableState {
 }
 
 // The events the player is told about in words.
-const NOTICED_EVENTS = new Set(["deal_over", "pulka_over", "resign", "aborted"]);
+const NOTICED_EVENTS = new Set(["deal_over", "pulka_over", "resign", "rejoin", "aborted"]);
 // The moves the timer makes for a seat and the player is told of.
 const TIMED_MOVES = new Set(["trump", "bid", "card"]);

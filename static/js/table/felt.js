@@ -134,8 +134,16 @@ export class Felt {
       if (info.left) {
         const botPlays = !rules.japanese && playing;
         parts.badges.append(el("span", "badge gone", botPlays ? gettext("left · bot plays") : gettext("left")));
+      } else if (!info.connected && !info.bot && info.away_until && playing) {
+        // Away within the grace: the seat waits until then (tick counts down).
+        parts.awayBadge = el("span", "badge away away-until", "");
+        parts.badges.append(parts.awayBadge);
       } else if (!info.connected && !info.bot) {
         parts.badges.append(el("span", "badge away", gettext("offline")));
+      }
+      if (!(info.away_until && !info.connected && playing)) parts.awayBadge = null;
+      if (info.left && info.rejoining && playing) {
+        parts.badges.append(el("span", "badge back", gettext("back at their next turn")));
       }
 
       parts.stats.replaceChildren();
@@ -177,6 +185,10 @@ export class Felt {
     const left = secondsLeft(snap.deadline, now, turnSeconds);
     this.seats.forEach((parts, seat) => {
       const info = snap.seats[seat] || {};
+      if (parts.awayBadge) {
+        const grace = Math.max(0, (Date.parse(info.away_until) - now) / 1000);
+        parts.awayBadge.textContent = fmt(gettext("away · %s"), formatClock(grace));
+      }
       const running =
         left !== null && snap.status === "playing" && view.turn === seat && !info.bot && !info.left;
       parts.timer.hidden = !running;

@@ -4,15 +4,16 @@
 
 import { byId } from "../lib/dom.js";
 import { userGestureSeen } from "../lib/gesture.js";
-import { gettext } from "../lib/i18n.js";
+import { fmt, gettext } from "../lib/i18n.js";
 import { openSocket } from "../lib/socket.js";
-import { clockOffset } from "../game/clock.js";
+import { clockOffset, formatClock } from "../game/clock.js";
 import { errorText, eventText } from "../game/messages.js";
 import { seatName } from "../game/names.js";
 import { premiumTracker } from "../game/premium.js";
 import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
 import { TableState } from "../game/state.js";
 import { renderSheet } from "../views/scoresheet.js";
+import { AwayNote } from "./away.js";
 import { Bar } from "./bar.js";
 import { tableChat } from "./chat.js";
 import { Felt } from "./felt.js";
@@ -103,6 +104,13 @@ export function startTable(config, snapshot) {
       managed: Boolean(config.managed),
     },
   );
+  const awayNote = new AwayNote(
+    { root: byId("away-note"), text: byId("away-text"), button: byId("rejoin-btn") },
+    {
+      japanese: rules.japanese,
+      send: (message) => socket.send({ ...message, id: state.nextId(Date.now()) }),
+    },
+  );
   const sheetBox = byId("scoresheet");
   const buttons = { resign: byId("resign-btn"), abort: byId("abort-btn") };
 
@@ -122,6 +130,12 @@ export function startTable(config, snapshot) {
         if (chat && chat.receive(message)) return;
         if (message.type === "rematch") {
           rematch.receive(message, state.snap);
+          return;
+        }
+        if (message.type === "back") {
+          // Back within the grace: the seat was kept; say for how long more.
+          const text = gettext("You were away. Your seat was kept: %s of the %s s grace was left.");
+          notices.show(fmt(text, formatClock(message.grace_left), state.snap.grace_seconds));
           return;
         }
         if (message.type === "error" && REMATCH_REFUSALS.includes(message.code)) rematch.refused();
@@ -224,6 +238,7 @@ export function startTable(config, snapshot) {
     renderSheet(sheetBox, sheetModel());
     result.render(snap);
     rematch.render(snap);
+    awayNote.render(snap);
     renderButtons();
     live.classList.toggle("over", snap.status !== "playing");
     const mine = state.myTurn();
