@@ -17,6 +17,7 @@ import { Bar } from "./bar.js";
 import { tableChat } from "./chat.js";
 import { Felt } from "./felt.js";
 import { Hand } from "./hand.js";
+import { NextGame } from "./next_game.js";
 import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
 import { Rematch } from "./rematch.js";
@@ -103,6 +104,15 @@ export function startTable(config, snapshot) {
       managed: Boolean(config.managed),
     },
   );
+  const nextGame = new NextGame(byId("result-next"), {
+    table: config.table,
+    go: (url) => window.location.assign(url),
+  });
+  // The personal socket's news of a new tournament game (static/js/me.js):
+  // this page shows it under the result, instead of the corner notice.
+  document.addEventListener("pulka:me", (event) => {
+    if (event.detail.type === "next_game" && nextGame.seated(event.detail)) event.preventDefault();
+  });
   const sheetBox = byId("scoresheet");
   const buttons = { resign: byId("resign-btn"), abort: byId("abort-btn") };
 
@@ -223,6 +233,7 @@ export function startTable(config, snapshot) {
     prompt.render(state);
     renderSheet(sheetBox, sheetModel());
     result.render(snap);
+    nextGame.render(snap);
     rematch.render(snap);
     renderButtons();
     live.classList.toggle("over", snap.status !== "playing");
