@@ -46,12 +46,20 @@ def seated_on_commit(tournament_id: int, table_id: int, user_ids: list[int]) -> 
     transaction.on_commit(lambda: seated(tournament_id, table_id, user_ids))
 
 
-def seated(tournament_id: int, table_id: int, user_ids: list[int]) -> None:
+def over_on_commit(tournament_id: int, user_ids: list[int]) -> None:
+    """Once committed, tell the players the tournament is over: ``next_game``
+    with no table, so that a result page says so instead of "next"."""
+    transaction.on_commit(lambda: seated(tournament_id, None, user_ids))
+
+
+def seated(tournament_id: int, table_id: int | None, user_ids: list[int]) -> None:
     message = {
         "type": "next_game",
         "tournament": tournament_id,
         "table": table_id,
-        "url": reverse("games:table", args=[table_id]),
+        "url": reverse("games:table", args=[table_id])
+        if table_id is not None
+        else reverse("tournaments:detail", args=[tournament_id]),
     }
     try:
         personal.send([(user_id, message) for user_id in user_ids])

@@ -47,6 +47,7 @@ function start() {
   // tournament game's table page does, and takes the player there).
   const pageFirst = {
     next_game: (message) => {
+      if (message.table === null) return; // the tournament is over
       panel.say(gettext("Your next tournament game is on."), { text: gettext("Play"), href: message.url });
     },
   };

@@ -34,10 +34,11 @@ export class NextGame {
   }
 
   // A "next_game" message of the personal socket. True when this page
-  // handles it (the game here is over and the new game is elsewhere).
+  // handles it (the game here is over and the new game is elsewhere, or
+  // the tournament is over: no table).
   seated(message) {
     if (!this.box || !this.over || message.table === this.table) return false;
-    this.follow = true;
+    if (message.table !== null) this.follow = true;
     this.read();
     return true;
   }
