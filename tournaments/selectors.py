@@ -8,13 +8,16 @@ and status.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
 from coins import services as coins
 from coins.models import Account
 from games.models import Game
-from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
+from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 from tournaments.standings import Row, standings
 
 # Only what the pairings show of each game: never its state (the cards).
@@ -128,3 +131,68 @@ def boards_playing(tournament: Tournament) -> int:
     return Board.objects.filter(
         round__tournament=tournament, finished=False, table__isnull=False
     ).count()
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """What comes next for a player after a tournament game: ``state`` is
+    ``seated`` (``table`` is their game now, ``began`` when its round, or
+    in an arena the game, began), ``waiting`` (round ``round`` is paired
+    once the ``playing`` games still being played end; ``last``: no round
+    follows, the results do), ``free`` (an arena: paired again once
+    another player is free), ``out`` (no longer in play) or ``over``."""
+
+    tournament: Tournament
+    state: str
+    round: int | None = None
+    table: int | None = None
+    began: datetime | None = None
+    playing: int = 0
+    last: bool = False
+
+
+def next_after(table_id: int, user) -> NextGame | None:
+    """For ``user``, what follows the game at ``table_id``; None when the
+    table is no tournament's or the user plays no part in that tournament."""
+    board = (
+        Board.objects.filter(table_id=table_id)
+        .select_related("round__tournament")
+        .first()
+    )
+    if board is None or not user.is_authenticated:
+        return None
+    tournament = board.round.tournament
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return NextGame(tournament, "over")
+    entry = tournament.entries.filter(user=user).first()
+    if entry is None:
+        return None
+    if entry.status != Entry.Status.PLAYING:
+        return NextGame(tournament, "out")
+    seat = (
+        BoardSeat.objects.filter(
+            entry=entry, board__finished=False, board__table__isnull=False
+        )
+        .exclude(board__table_id=table_id)
+        .select_related("board__round", "board__table")
+        .order_by("-board__pk")
+        .first()
+    )
+    arena = tournament.format == Format.ARENA
+    if seat is not None:
+        round_ = seat.board.round
+        began = seat.board.table.created_at if arena else round_.started_at
+        return NextGame(tournament, "seated", round_.number, seat.board.table_id, began)
+    if arena:
+        return NextGame(tournament, "free")
+    current = tournament.round_set.order_by("-number").first()
+    playing = Board.objects.filter(
+        round=current, table__game__status=Game.Status.PLAYING
+    ).count()
+    return NextGame(
+        tournament,
+        "waiting",
+        current.number + 1,
+        playing=playing,
+        last=current.number >= tournament.rounds,
+    )

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.views.next_game import next_game
 
 app_name = "tournaments"
 
@@ -11,4 +12,5 @@ urlpatterns = [
     path("<int:tournament_id>/", views.tournament_detail, name="detail"),
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("tables/<int:table_id>/next/", next_game, name="next"),
 ]

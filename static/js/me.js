@@ -43,11 +43,23 @@ function start() {
     },
   };
 
+  // Shown in the corner unless the page shows it itself (a finished
+  // tournament game's table page does, and takes the player there).
+  const pageFirst = {
+    next_game: (message) => {
+      if (message.table === null) return; // the tournament is over
+      panel.say(gettext("Your next tournament game is on."), { text: gettext("Play"), href: message.url });
+    },
+  };
+
   const connect = () => openSocket("/ws/me/", {
     message: (message) => {
       const handle = handlers[message.type];
       if (handle) handle(message);
-      document.dispatchEvent(new CustomEvent("pulka:me", { detail: message }));
+      const event = new CustomEvent("pulka:me", { detail: message, cancelable: true });
+      document.dispatchEvent(event);
+      const fallback = pageFirst[message.type];
+      if (fallback && !event.defaultPrevented) fallback(message);
     },
     // The socket's state on the page's root element (data-me), for whoever
     // waits for it to be listening.

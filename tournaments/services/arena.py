@@ -18,6 +18,7 @@ from tournaments.formats import arena
 from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
 from tournaments.standings import arena_rows, finished_boards, last_opponents
 
+from .absence import drop_absent
 from .boards import board_seat
 from .finishing import tournament_finish
 from .locking import locked_tournament
@@ -36,12 +37,9 @@ def arena_start(tournament: Tournament, now) -> Round:
 
 def arena_take_result(tournament: Tournament, board: Board, now) -> None:
     """A board's result is in: a player who made no move of their own in
-    that game is out (the timer would only play for them again); the
-    others are free to be paired, unless the time is up."""
-    absent = [s.entry_id for s in board.seats.all() if s.absent and s.entry_id]
-    Entry.objects.filter(pk__in=absent, status=Entry.Status.PLAYING).update(
-        status=Entry.Status.DROPPED
-    )
+    that game and is not on the site is out (the timer would only play for
+    them again); the others are free to be paired, unless the time is up."""
+    drop_absent(list(board.seats.all()))
     arena_carry_on(tournament, board.round, now)
 
 

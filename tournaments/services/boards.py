@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games import services as games
+from tournaments import notify
 from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
 
 # Timed-out moves in a row after which a tournament player forfeits the seat.
@@ -33,5 +34,8 @@ def board_seat(
     BoardSeat.objects.bulk_create(
         BoardSeat(board=board, number=seat, entry=entry)
         for seat, entry in enumerate(players)
+    )
+    notify.seated_on_commit(
+        tournament.pk, table.pk, [e.user_id for e in players if e is not None]
     )
     return board

@@ -35,3 +35,5 @@ def tournament_finish(tournament: Tournament, now) -> None:
     tournament.finished_at = now
     tournament.save()
     notify.changed_on_commit(tournament.pk, "finished")
+    # A player still on their last game's result hears that nothing follows.
+    notify.over_on_commit(tournament.pk, [e.user_id for e in entries.values()])

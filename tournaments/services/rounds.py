@@ -19,6 +19,7 @@ from tournaments.standings import (
     swiss_history,
 )
 
+from .absence import drop_absent
 from .arena import arena_take_result
 from .boards import board_seat
 from .finishing import tournament_finish
@@ -207,7 +208,8 @@ def _advance_if_done(tournament: Tournament, round_: Round, now) -> None:
 
 def _close_round(tournament: Tournament, round_: Round, now) -> None:
     """Round over: knocked-out players leave a knockout, and whoever missed
-    the whole round (made no move of their own) is withdrawn."""
+    the whole round (made no move of their own) and is not on the site is
+    withdrawn."""
     seats = list(
         BoardSeat.objects.filter(
             board__round=round_, entry__isnull=False
@@ -218,10 +220,7 @@ def _close_round(tournament: Tournament, round_: Round, now) -> None:
             Entry.objects.filter(pk=loser, status=Entry.Status.PLAYING).update(
                 status=Entry.Status.ELIMINATED
             )
-    absent = [s.entry_id for s in seats if s.absent]
-    Entry.objects.filter(pk__in=absent, status=Entry.Status.PLAYING).update(
-        status=Entry.Status.DROPPED
-    )
+    drop_absent(seats)
     round_.status = Round.Status.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])

@@ -18,6 +18,7 @@ import { Bar } from "./bar.js";
 import { tableChat } from "./chat.js";
 import { Felt } from "./felt.js";
 import { Hand } from "./hand.js";
+import { NextGame } from "./next_game.js";
 import { Notices } from "./notices.js";
 import { Prompt } from "./prompt.js";
 import { Rematch } from "./rematch.js";
@@ -111,6 +112,15 @@ export function startTable(config, snapshot) {
       send: (message) => socket.send({ ...message, id: state.nextId(Date.now()) }),
     },
   );
+  const nextGame = new NextGame(byId("result-next"), {
+    table: config.table,
+    go: (url) => window.location.assign(url),
+  });
+  // The personal socket's news of a new tournament game (static/js/me.js):
+  // this page shows it under the result, instead of the corner notice.
+  document.addEventListener("pulka:me", (event) => {
+    if (event.detail.type === "next_game" && nextGame.seated(event.detail)) event.preventDefault();
+  });
   const sheetBox = byId("scoresheet");
   const buttons = { resign: byId("resign-btn"), abort: byId("abort-btn") };
 
@@ -237,6 +247,7 @@ export function startTable(config, snapshot) {
     prompt.render(state);
     renderSheet(sheetBox, sheetModel());
     result.render(snap);
+    nextGame.render(snap);
     rematch.render(snap);
     awayNote.render(snap);
     renderButtons();
