@@ -87,12 +87,13 @@ NOT_PAGES = {
 
 
 def url_names(patterns=None, namespace: str = "") -> set[str]:
-    """The names in the URL conf, outside the admin and the API."""
+    """The names in the URL conf, outside the admin and the API (and its
+    browsable pages' sign-in)."""
     names = set()
     for pattern in get_resolver().url_patterns if patterns is None else patterns:
         if isinstance(pattern, URLResolver):
             inner = pattern.namespace or ""
-            if inner == "admin":
+            if inner in ("admin", "rest_framework"):  # their own pages
                 continue
             full = f"{namespace}:{inner}" if namespace and inner else inner or namespace
             names |= url_names(pattern.url_patterns, full)
