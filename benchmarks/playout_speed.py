@@ -52,7 +52,7 @@ def first_cards(rules, count: int, seed: int) -> list:
     """(state, deal_actions) at the first card of ``count`` seeded deals."""
     found, rng = [], random.Random(seed)
     while len(found) < count:
-        for state, deal_actions in positions(rules, rng, deals=8):
+        for state, deal_actions in positions(rules, rng, deals=24, skip=0):
             if state.phase == PLAY and not state.trick_winners and not state.trick:
                 found.append((state, deal_actions))
     return found[:count]

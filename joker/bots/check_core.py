@@ -58,18 +58,21 @@ def same(what: str, core, reference) -> None:
         raise Mismatch(f"{what}: core {core!r}, reference {reference!r}")
 
 
-def positions(rules, rng: random.Random, deals: int, deck=None):
+def positions(rules, rng: random.Random, deals: int, deck=None, skip=None):
     """``(state, deal_actions)`` before every decision of ``deals`` deals of
-    a game played by random legal moves; ``deck`` (a card order) deals the
-    first deal."""
+    a game played by random legal moves, after ``skip`` deals played
+    unseen (a random number when None: every deal size of the schedule
+    gets its turn); ``deck`` (a card order) deals the first deal seen."""
     state = new_game(rules, first_dealer=rng.randrange(rules.players))
-    dealt = 0
+    if skip is None:
+        skip = rng.randrange(len(rules.schedule) or 4)
+    dealt = -skip
     actions: list = []
     while state.phase != OVER:
         if state.phase == DEAL:
             if dealt == deals:
                 return
-            order = list(deck) if deck is not None and not dealt else None
+            order = list(deck) if deck is not None and dealt == 0 else None
             if order is None:
                 order = list(DECK)
                 rng.shuffle(order)
@@ -77,7 +80,8 @@ def positions(rules, rng: random.Random, deals: int, deck=None):
             dealt += 1
             actions = []
             continue
-        yield state, list(actions)
+        if dealt > 0:
+            yield state, list(actions)
         action = rng.choice(legal_actions(state))
         actions.append(action)
         state = apply(state, action)
