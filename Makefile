@@ -3,8 +3,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Reinstall only when pyproject.toml changes (or the virtualenv is new).
+# Reinstall only when pyproject.toml or the compiled playouts' source change
+# (or the virtualenv is new): the install builds joker/bots/_core.pyx.
 STAMP := $(VENV)/.install.stamp
+COMPILED := setup.py joker/bots/_core.pyx
 PYTEST_ARGS ?=
 # pytest-xdist workers: one per core. Each has its own test database and
 # Redis database (config/settings/test.py).
@@ -28,7 +30,7 @@ help:
 	@echo "make format ruff fix and format"
 	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -1,0 +1,274 @@
+"""The compiled playouts (``joker.bots.core``) held to the Python reference:
+``BitDeal``, the autopilot's bids, ``results.Scorers``, ``DealSampler`` and
+the rules engine itself, step by step on the same deals.
+
+    python -m joker.bots.check_core [--steps N] [--seed N]
+
+plays random games of every profile and, from their positions, compares
+until N card-play steps have been checked; it prints the count and exits 1
+at the first difference. ``tests/engine/test_core_matches_engine.py`` runs
+the same comparisons on fewer deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from types import SimpleNamespace
+
+from .. import apply, legal_actions, make_rules, new_game
+from ..cards import DECK, TRUMP_CHOICES
+from ..shuffle import deal_from_deck
+from ..state import BID, DEAL, OVER, PLAY, TRUMP
+from . import autopilot
+from .bitdeal import BitDeal
+from .bits import bit_of, mask_of, play_code, play_of, trump_index
+from .bitsample import DealSampler, choose_bid, estimate_tricks
+from .core import CoreDeal, Playouts
+from .core import choose_bid as core_choose_bid
+from .core import choose_trump as core_choose_trump
+from .core import estimate_tricks as core_estimate_tricks
+from .results import Scorers
+
+# name: (profile, options), every profile and the options that change play
+# or scoring.
+PROFILES = {
+    "club": ("georgian-club", {}),
+    "club-nines": ("georgian-club", {"schedule": "nines"}),
+    "club-pairs": ("georgian-club", {"pairs": True, "hisht_penalty": "alternating"}),
+    "club-dynamic": (
+        "georgian-club",
+        {"hisht_penalty": "dynamic", "deductions": False},
+    ),
+    "tvaladze": ("georgian-tvaladze", {}),
+    "live-games": ("live-games", {}),
+    "live-games-home": ("live-games", {"scoring": "home-missing"}),
+    "live-games-home-bid": ("live-games", {"scoring": "home-bid"}),
+    "japanese": ("japanese", {}),
+}
+
+
+class Mismatch(AssertionError):
+    """The compiled core and the reference disagree."""
+
+
+def same(what: str, core, reference) -> None:
+    if core != reference:
+        raise Mismatch(f"{what}: core {core!r}, reference {reference!r}")
+
+
+def positions(rules, rng: random.Random, deals: int, deck=None, skip=None):
+    """``(state, deal_actions)`` before every decision of ``deals`` deals of
+    a game played by random legal moves, after ``skip`` deals played
+    unseen (a random number when None: every deal size of the schedule
+    gets its turn); ``deck`` (a card order) deals the first deal seen."""
+    state = new_game(rules, first_dealer=rng.randrange(rules.players))
+    if skip is None:
+        skip = rng.randrange(len(rules.schedule) or 4)
+    dealt = -skip
+    actions: list = []
+    while state.phase != OVER:
+        if state.phase == DEAL:
+            if dealt == deals:
+                return
+            order = list(deck) if deck is not None and dealt == 0 else None
+            if order is None:
+                order = list(DECK)
+                rng.shuffle(order)
+            state = apply(state, deal_from_deck(state, order))
+            dealt += 1
+            actions = []
+            continue
+        if dealt > 0:
+            yield state, list(actions)
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+
+
+def check_card_play(state, rng: random.Random) -> int:
+    """From a card-play state to the deal's end by random legal plays: the
+    core's legal plays, turn, autopilot move, trick winner and tricks equal
+    ``BitDeal``'s and the engine's at every step. The steps checked."""
+    bit, core = BitDeal.from_state(state), CoreDeal.of(BitDeal.from_state(state))
+    steps = 0
+    while state.phase == PLAY:
+        legal = core.legal()
+        same("legal plays", legal, bit.legal())
+        same(
+            "legal plays (engine)",
+            sorted(legal),
+            sorted(map(play_code, legal_actions(state))),
+        )
+        same("turn", core.turn, state.turn)
+        move = core.autopilot_move()
+        same("autopilot move", move, bit.autopilot_move())
+        same(
+            "autopilot move (engine)",
+            play_of(state.turn, move),
+            autopilot.autopilot_action(state),
+        )
+        code = rng.choice(legal)
+        core.play(code)
+        bit.play(code)
+        state = apply(state, play_of(state.turn, code))
+        same("trick winner so far", core.winner, bit.winner)
+        same("tricks", core.tricks, bit.tricks)
+        same("hands", core.hands, bit.hands)
+        steps += 1
+    same("tricks at the end (engine)", tuple(core.tricks), state.deals[-1].tricks)
+    return steps
+
+
+def check_playout(state) -> int:
+    """The core's own playout loop, replayed: every move the autopilot's in
+    ``BitDeal`` and legal in the engine, and the same tricks at the end."""
+    core = CoreDeal.of(BitDeal.from_state(state))
+    bit = BitDeal.from_state(state)
+    moves = core.play_out()
+    for code in moves:
+        same("playout move", code, bit.autopilot_move())
+        action = play_of(state.turn, code)
+        if action not in legal_actions(state):
+            raise Mismatch(f"playout move {action} is not legal in the engine")
+        bit.play(code)
+        state = apply(state, action)
+    same("playout tricks", core.tricks, bit.tricks)
+    same("playout tricks (engine)", tuple(core.tricks), state.deals[-1].tricks)
+    return len(moves)
+
+
+def check_bids(state, rng: random.Random) -> None:
+    """Trump, estimates and bids on the state's hands and random ones, under
+    every trump."""
+    n = state.cards_each
+    hands = [mask_of(hand) for hand in state.hands]
+    hands.append(mask_of(rng.sample(DECK, min(n, 18))))
+    for hand in hands:
+        for trump in range(-1, 4):
+            same(
+                "estimate",
+                core_estimate_tricks(hand, trump, n),
+                estimate_tricks(hand, trump, n),
+            )
+            forbidden = rng.randrange(-1, n + 1)
+            allowed = [b for b in range(n + 1) if b != forbidden]
+            same(
+                "bid",
+                core_choose_bid(hand, trump, n, forbidden),
+                choose_bid(hand, trump, n, allowed),
+            )
+    for hand in state.hands:
+        visible = hand[: autopilot.CARDS_SEEN_BEFORE_TRUMP]
+        same("trump", core_choose_trump([bit_of(c) for c in visible]),
+             trump_index(autopilot.choose_trump(visible)))  # fmt: skip
+
+
+def check_sampler(state, deal_actions, rng: random.Random) -> None:
+    """Sampled deals: the bids the playouts make and their results equal the
+    Python sampler's and ``Scorers``'; the core's own samples deal exactly
+    the hidden places, keep every known card and respect shown voids."""
+    sampler = DealSampler(state, deal_actions)
+    playouts = Playouts(sampler, rng.getrandbits(64))
+    scorers = Scorers(state)
+    seat = state.turn
+    deal = sampler.sample(rng)
+    core = CoreDeal.of(deal)
+    if state.phase == TRUMP:
+        trump = trump_index(rng.choice(TRUMP_CHOICES))
+        deal.name_trump(trump)
+        core.name_trump(trump)
+        if not state.rules.is_japanese:
+            deal.bids = sampler.all_bids(deal)
+            core.all_bids(state.dealer)
+    elif state.phase == BID:
+        bid = rng.choice(legal_actions(state)).bid
+        deal.bids = sampler.bids_after(deal, seat, bid)
+        core.bids_after(list(state.bids), seat, bid, state.dealer)
+    if not state.rules.is_japanese:  # no bids there
+        same("playout bids", core.bids, deal.bids)
+    core.play_out()
+    deal.play_out()
+    same("playout tricks", core.tricks, deal.tricks)
+    same("results", playouts.score(core.bids, core.tricks), scorers(deal))
+    # Results of outcomes the playouts may not reach.
+    n = state.cards_each
+    for _ in range(4):
+        tricks = [rng.randrange(n + 1) for _ in range(state.players)]
+        bids = [rng.randrange(n + 1) for _ in range(state.players)]
+        if state.rules.is_japanese:
+            bids = []
+        fake = SimpleNamespace(bids=bids, tricks=tricks)
+        same("results", playouts.score(bids, tricks), Scorers(state)(fake))
+    reference = sampler.sample(rng)
+    for _ in range(3):
+        sampled = playouts.sample_deal()
+        same("hand sizes", [h.bit_count() for h in sampled.hands],
+             [h.bit_count() for h in reference.hands])  # fmt: skip
+        same("own hand", sampled.hands[seat] & sampler.hands[seat], sampler.hands[seat])
+        cards = [*sampled.hands]
+        for own in sampled.columns:
+            for down, up in own:
+                cards += [1 << down, 1 << up]
+        union = 0
+        for mask in cards:
+            if union & mask:
+                raise Mismatch("a card is dealt twice")
+            union |= mask
+        same(
+            "columns",
+            list(map(len, sampled.columns)),
+            list(map(len, reference.columns)),
+        )
+        if state.phase != TRUMP:  # the face-up cards are seen
+            same("face-up cards", [[u for _, u in own] for own in sampled.columns],
+                 [[u for _, u in own] for own in reference.columns])  # fmt: skip
+        if sampler.groups is not None:
+            for group in sampler.groups:
+                for bit_, ok in group:
+                    for kind, s, _ in sampler.slots:
+                        if kind == "hand" and sampled.hands[s] >> bit_ & 1:
+                            if not any(sampler.slots[i][1] == s for i in ok):
+                                raise Mismatch(f"card {bit_} dealt to seat {s}, void")
+
+
+def check_position(state, deal_actions, rng: random.Random) -> int:
+    """Every comparison that applies to this position; card-play steps."""
+    steps = 0
+    if state.phase in (TRUMP, BID, PLAY):
+        check_sampler(state, deal_actions, rng)
+    if state.phase == BID:
+        check_bids(state, rng)
+    if state.phase == PLAY:
+        steps += check_card_play(state, rng)
+        steps += check_playout(state)
+    return steps
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    steps = positions_checked = 0
+    while steps < args.steps:
+        for profile, options in PROFILES.values():
+            rules = make_rules(profile, options)
+            for state, deal_actions in positions(rules, rng, deals=3):
+                try:
+                    steps += check_position(state, deal_actions, rng)
+                except Mismatch as error:
+                    print(f"MISMATCH ({profile} {options}): {error}", file=sys.stderr)
+                    return 1
+                positions_checked += 1
+    print(
+        f"{steps} card-play steps checked from {positions_checked} positions:"
+        " the core matches"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
