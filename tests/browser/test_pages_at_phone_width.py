@@ -80,7 +80,8 @@ NOT_PAGES = {
     "games:seat-leave", "games:seat-take", "games:seat-add-bot",
     "games:seat-remove-bot", "games:table-state", "games:record",
     "games:javascript-catalog", "matchmaking:join", "matchmaking:cancel",
-    "tournaments:register", "tournaments:withdraw", "social:request",
+    "tournaments:register", "tournaments:withdraw", "tournaments:next",
+    "social:request",
     "social:request-answer", "social:unfriend", "social:block",
     "social:unblock", "social:invite", "social:invitation-answer",
 }  # fmt: skip
