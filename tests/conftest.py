@@ -85,17 +85,21 @@ def api_client():
 
 
 @pytest.fixture(autouse=True)
-def no_unhandled_exception_in_started_processes():
+def no_unhandled_exception_in_started_processes(request):
     """After each test, the processes started (servers shared by a package
     too) have logged no unhandled exception (``tests.processes``): the test
-    fails, named, with the lines."""
+    fails, named, with the lines. The fault suite kills PostgreSQL under the
+    worker on purpose, and the beat jobs that fail meanwhile are run again by
+    the next beat: its logs are read by its own checks, not this one."""
     yield
-    check_logs()
+    if request.node.get_closest_marker("faults") is None:
+        check_logs()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def no_unhandled_exception_at_the_last_stop():
+def no_unhandled_exception_at_the_last_stop(request):
     """What the servers shared by a package logged as they stopped, after
-    the last test's own look."""
+    the last test's own look (not for the fault suite, as above)."""
     yield
-    check_logs()
+    if not any(item.get_closest_marker("faults") for item in request.session.items):
+        check_logs()
