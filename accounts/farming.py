@@ -1,12 +1,14 @@
 """Farming: accounts made to lose to another, for its coins and its rating.
 
-Three rules hold it back (docs/security.md, "Farming"): an account made by
+Four rules hold it back (docs/security.md, "Farming"): an account made by
 the sign-up page stakes nothing in a category before its rating there is
 established (``stakes_need_established_rating``, asked by
 ``games.stakes.check_may_sit``); every ranked game between accounts seen at
 one address is listed for operators (``shared_addresses_flag``, when the
-game starts); and a game that one of those players left is not rated
-(``left_from_a_shared_address``, asked by ``ratings.services``).
+game starts); a game that one of those players left is not rated
+(``left_from_a_shared_address``, asked by ``ratings.services``); and nor is
+a game left by an account the sign-up page made while its rating is
+provisional (``signed_up_among``, the ratings asking about the rating).
 
 "Seen at one address" compares the keyed digests kept on the profiles
 (``accounts.addresses``): the address each account signed up from and the
@@ -26,6 +28,16 @@ def stakes_need_established_rating(user) -> bool:
     """Whether ``user``'s stakes wait for an established rating, whatever
     their size: an account made by the sign-up page."""
     return Profile.objects.filter(user=user, signed_up=True).exists()
+
+
+def signed_up_among(user_ids: list[int]) -> list[int]:
+    """Those of ``user_ids`` whose accounts the sign-up page made (the ones
+    anyone can make for free; an operator may clear the flag)."""
+    return list(
+        Profile.objects.filter(user_id__in=user_ids, signed_up=True).values_list(
+            "user_id", flat=True
+        )
+    )
 
 
 def shared_addresses_flag(*, game, user_ids: list[int], now) -> list[SharedAddress]:

@@ -21,6 +21,7 @@ from games import fairness, rows, snapshots
 from games.models import Game, GameEvent, Rematch, Seat, Table, deal_of
 from joker.record import record_json
 from ratings import selectors as ratings
+from ratings.models import UnratedReason
 
 
 def game_locked(game_id: int) -> Game:
@@ -98,9 +99,45 @@ def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
 
 
 def game_ending(game: Game, seats: list[Seat] | None = None) -> dict:
-    """What the snapshot of a game that is over adds: the deals revealed
-    and the coins each seat won."""
-    return {"reveal": reveal(game), "nets": game_coin_nets(game, seats)}
+    """What the snapshot of a game that is over adds: the deals revealed,
+    the coins each seat won and what became of the ratings."""
+    return {
+        "reveal": reveal(game),
+        "nets": game_coin_nets(game, seats),
+        "rating": game_rating(game, seats),
+    }
+
+
+def game_rating(game: Game, seats: list[Seat] | None = None) -> dict | None:
+    """What a ranked game that is over did to the ratings, as its result
+    shows it: ``rated`` with each seat's change (``before``, ``after``,
+    ``delta``; None for a bot's seat), or not, with the ``reason`` code
+    (``ratings.models.UnratedReason``) of the rule that decided it. None for
+    a casual table, a game called off (nothing was played) and a game ended
+    before the reasons were kept."""
+    if not game.table.ranked or game.status in (
+        Game.Status.PLAYING,
+        Game.Status.ABORTED,
+    ):
+        return None
+    if game.status == Game.Status.ANNULLED:
+        return {"rated": False, "reason": UnratedReason.ANNULLED.value, "changes": None}
+    changes, reason = ratings.game_rating_outcome(game.pk)
+    if reason:
+        return {"rated": False, "reason": reason, "changes": None}
+    if not changes:
+        return None
+    if seats is None:
+        seats = seats_of(game)
+    by_seat = []
+    for seat in sorted(seats, key=lambda seat: seat.number):
+        change = changes.get(seat.user_id) if seat.user_id else None
+        by_seat.append(
+            None
+            if change is None
+            else {"before": change.before, "after": change.after, "delta": change.delta}
+        )
+    return {"rated": True, "reason": "", "changes": by_seat}
 
 
 def reveal(game: Game) -> list[dict]:

@@ -14,6 +14,7 @@ from rest_framework.reverse import reverse
 from games import selectors
 from games.models import PROFILE_CHOICES, Game, Seat, Table
 from ratings.categories import CATEGORY_CHOICES, category_of
+from ratings.models import UnratedReason
 
 
 class GameFilterSerializer(serializers.Serializer):
@@ -97,6 +98,28 @@ class GameRatingChangeSerializer(serializers.Serializer):
     before = serializers.IntegerField()
     after = serializers.IntegerField()
     delta = serializers.IntegerField()
+
+
+class GameRatingSeatSerializer(serializers.Serializer):
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    delta = serializers.IntegerField()
+
+
+class GameRatingSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="The game moved the ratings.")
+    reason = serializers.ChoiceField(
+        choices=[("", "rated"), *UnratedReason.choices],
+        help_text="Why the game was not rated: the rule that decided it; empty when rated.",
+    )
+    detail = serializers.CharField(
+        help_text="The reason in words, in the request's language; empty when rated."
+    )
+    changes = serializers.ListField(
+        child=GameRatingSeatSerializer(allow_null=True),
+        allow_null=True,
+        help_text="Each seat's rating change (null for a bot's seat); null when unrated.",
+    )
 
 
 class GameListSerializer(serializers.ListSerializer):
@@ -212,7 +235,19 @@ class GameSerializer(serializers.Serializer):
 
 
 class GameDetailSerializer(GameSerializer):
+    rating = serializers.SerializerMethodField()
     rating_changes = serializers.SerializerMethodField()
+
+    @extend_schema_field(GameRatingSerializer(allow_null=True))
+    def get_rating(self, game: Game) -> dict | None:
+        """What a ranked game that is over did to the ratings, or why it did
+        nothing; null at a casual table, while playing and when called off."""
+        rating = selectors.game_rating(game)
+        if rating is None:
+            return None
+        reason = rating["reason"]
+        detail = str(UnratedReason(reason).label) if reason else ""
+        return GameRatingSerializer({**rating, "detail": detail}).data
 
     @extend_schema_field(GameRatingChangeSerializer(many=True))
     def get_rating_changes(self, game: Game) -> list:

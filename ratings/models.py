@@ -98,6 +98,45 @@ class RatingChange(models.Model):
         return f"Game {self.game_id}, {self.user}: {self.delta:+d}"
 
 
+class UnratedReason(models.TextChoices):
+    """Why a game at a ranked table moved no rating: each is a rule of
+    ``services.rating_decision``, except the annulment, an operator's."""
+
+    OFF_PRESET = "off_preset", _("the table does not play a category's standard rules")
+    BOT_SEAT = "bot_seat", _("a seat was played by a bot")
+    SHARED_ADDRESS = (
+        "shared_address",
+        _("a player who left shares an address with another player of the game"),
+    )
+    PROVISIONAL_LEFT = (
+        "provisional_left",
+        _(
+            "a new account, its rating still provisional, left the game, and a "
+            "game such an account leaves moves nobody's rating"
+        ),
+    )
+    ANNULLED = "annulled", _("the operators annulled the game")
+
+
+class UnratedGame(models.Model):
+    """A finished game the ratings were given and did not rate, with the
+    rule that decided it, so that its result says why exactly. A rated
+    game's record is its ``RatingChange`` rows; an annulled one needs no row
+    (the game says it was annulled)."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="unrated"
+    )
+    category = models.CharField(
+        _("category"), max_length=32, choices=CATEGORY_CHOICES, blank=True
+    )
+    reason = models.CharField(_("reason"), max_length=32, choices=UnratedReason)
+    created_at = models.DateTimeField(_("at"), default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id}: {self.reason}"
+
+
 class RatingCount(models.Model):
     """How many players of a category hold each rating.
 

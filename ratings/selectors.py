@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet, Sum
 
 from accounts.selectors import display_name
 from ratings.categories import CATEGORIES
-from ratings.models import Rating, RatingChange, RatingCount
+from ratings.models import Rating, RatingChange, RatingCount, UnratedGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +162,19 @@ def latest_rated_category() -> str | None:
     return (
         RatingChange.objects.order_by("-id").values_list("category", flat=True).first()
     )
+
+
+def game_rating_outcome(game_id: int) -> tuple[dict[int, RatingChange], str]:
+    """What rating the game ``game_id`` gave: its changes by user id when it
+    was rated, else the reason (``UnratedReason``) the ratings recorded when
+    they left it unrated; both empty when they were never asked (a casual
+    table, a game not over, or one finished before reasons were kept)."""
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game_id=game_id)}
+    if changes:
+        return changes, ""
+    reason = (
+        UnratedGame.objects.filter(game_id=game_id)
+        .values_list("reason", flat=True)
+        .first()
+    )
+    return {}, reason or ""

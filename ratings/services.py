@@ -17,6 +17,7 @@ never applied and reverted at once.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F
@@ -26,37 +27,72 @@ from accounts import farming
 from common.errors import ApplicationError
 from ratings import elo
 from ratings.categories import CATEGORIES
-from ratings.models import Rating, RatingChange, RatingCount
+from ratings.models import (
+    Rating,
+    RatingChange,
+    RatingCount,
+    UnratedGame,
+    UnratedReason,
+)
 from ratings.results import RatedResult
 
 
-def rated_category(result: RatedResult) -> str | None:
-    """The category ``result`` is rated in, or None when it is unrated: not
-    at a ranked table playing a category's preset (the games leave its
-    category out), or with a seat that no person held (a bot has no rating
-    to put at stake), unless the table is rated with bots: its bots are
-    opponents of their level's fixed rating (``elo.BOT_RATINGS``), with a
-    person at one seat at least. A person who left keeps the seat and is
-    rated, placed last; but a game is unrated when one who left shares an
-    address with another player of it (``accounts.farming``: the cheapest way
-    to give a rating away)."""
+@dataclass(frozen=True, slots=True)
+class RatingDecision:
+    """Whether a finished game is rated: its category when it is, else the
+    rule that left it unrated (``reason``; ``category`` then says where it
+    would have been rated, if anywhere)."""
+
+    category: str | None
+    reason: str = ""
+
+    @property
+    def rated(self) -> bool:
+        return not self.reason
+
+
+def rating_decision(result: RatedResult) -> RatingDecision:
+    """Whether and where ``result`` is rated, by these rules in turn:
+
+    * the table is ranked and plays a category's preset (the games leave the
+      category out otherwise);
+    * a person held every seat, unless the table is rated with bots: its
+      bots are opponents of their level's fixed rating (``elo.BOT_RATINGS``),
+      with a person at one seat at least;
+    * nobody who left shares an address with another player of the game
+      (``accounts.farming``: the cheapest way to give a rating away);
+    * nobody who left is an account made on the sign-up page whose rating
+      in the category is still provisional, whenever they left: such an
+      account costs nothing to make, and its defeat would otherwise be a
+      gift to whoever it chose to lose to (docs/ratings.md, "Leavers").
+
+    A person who left keeps the seat and is otherwise rated, placed last."""
     category = result.category
-    if category is None:
-        return None
     seats = result.seats
-    if len(seats) != CATEGORIES[category].players:
-        return None
+    if category is None or len(seats) != CATEGORIES[category].players:
+        return RatingDecision(category, UnratedReason.OFF_PRESET)
     bots = [seat for seat in seats if seat.user_id is None]
     if bots and not (
         result.with_bots
         and len(bots) < len(seats)
         and all(seat.bot in elo.BOT_RATINGS for seat in bots)
     ):
-        return None
-    left = [seat.user_id for seat in seats if seat.left]
+        return RatingDecision(category, UnratedReason.BOT_SEAT)
+    left = [seat.user_id for seat in seats if seat.left and seat.user_id]
     if farming.left_from_a_shared_address(result.game_id, left):
-        return None
-    return category
+        return RatingDecision(category, UnratedReason.SHARED_ADDRESS)
+    if _any_provisional(farming.signed_up_among(left), category):
+        return RatingDecision(category, UnratedReason.PROVISIONAL_LEFT)
+    return RatingDecision(category)
+
+
+def _any_provisional(user_ids: list[int], category: str) -> bool:
+    """Whether any of ``user_ids`` has fewer than the provisional games rated
+    in ``category`` (no rating at all counts as none)."""
+    established = Rating.objects.filter(
+        user_id__in=user_ids, category=category, games__gte=elo.PROVISIONAL_GAMES
+    ).count()
+    return established < len(set(user_ids))
 
 
 # Attempts at a service whose ratings vanish under it (see RatingVanished).
@@ -96,8 +132,9 @@ def _locked_ratings(user_ids: list[int], category: str, now) -> dict[int, Rating
 
 def rating_apply_game(result: RatedResult, *, now=None) -> list[RatingChange]:
     """Rate a finished game: one ``RatingChange`` per player and the new
-    ratings, all or nothing. Returns the changes made; an empty list when the
-    game is unrated or was already applied (applying twice is harmless, even
+    ratings, all or nothing; or, when a rule leaves it unrated, an
+    ``UnratedGame`` naming the rule. Returns the changes made; an empty list
+    when the game is unrated or was already applied (applying twice is harmless, even
     from two processes at once)."""
     now = now or timezone.now()
     game_id = result.game_id
@@ -120,9 +157,20 @@ def rating_apply_game(result: RatedResult, *, now=None) -> list[RatingChange]:
 def _apply(result: RatedResult, now) -> list[RatingChange]:
     if RatingChange.objects.filter(game_id=result.game_id).exists():
         return []
-    category = rated_category(result)
-    if category is None:
+    decision = rating_decision(result)
+    if not decision.rated:
+        # Kept so that the game's result says which rule it was; a second
+        # run finds the row and keeps it.
+        UnratedGame.objects.get_or_create(
+            game_id=result.game_id,
+            defaults={
+                "category": decision.category or "",
+                "reason": decision.reason,
+                "created_at": now,
+            },
+        )
         return []
+    category = decision.category
     seats = result.seats
     people = [s for s in seats if s.user_id is not None]
     ratings = _locked_ratings([s.user_id for s in people], category, now)

@@ -17,6 +17,7 @@ from games.models import Game, Seat, Table
 from games.views import lobby
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
 from joker.record import replay, result_json
+from ratings.models import UnratedReason
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -183,6 +184,7 @@ def game_replay(request, game_id: int):
             "record": record,
             "result": result,
             "coin_nets": _coin_nets(game, seats),
+            "rating": _rating_result(game, seats),
             "proofs": record.get("fairness", []),
             "check_script": fairness.CHECK_SCRIPT,
             "config": {
@@ -208,6 +210,26 @@ def _coin_nets(game: Game, seats: list[Seat]) -> list[dict] | None:
         {"name": seat.display_name, "net": net, "shown": signed(net)}
         for seat, net in zip(ordered, nets, strict=True)
     ]
+
+
+def _rating_result(game: Game, seats: list[Seat]) -> dict | None:
+    """What the game did to the ratings, for the replay page: each rated
+    player's name and change, or the reason it was not rated, in words;
+    None when there is nothing to say (``selectors.game_rating``)."""
+    rating = selectors.game_rating(game, seats)
+    if rating is None:
+        return None
+    if not rating["rated"]:
+        return {"rated": False, "reason": UnratedReason(rating["reason"]).label}
+    ordered = sorted(seats, key=lambda seat: seat.number)
+    return {
+        "rated": True,
+        "changes": [
+            {**change, "name": seat.display_name, "shown": signed(change["delta"])}
+            for seat, change in zip(ordered, rating["changes"], strict=True)
+            if change is not None
+        ],
+    }
 
 
 def signed(coins: int) -> str:

@@ -21,11 +21,11 @@ from games.models import Game
 from games.views.lobby import SEAT_REFUSALS
 from ratings.categories import preset
 from ratings.elo import PROVISIONAL_GAMES
-from ratings.models import Rating, RatingChange
-from ratings.selectors import player_rank
+from ratings.models import Rating, RatingChange, UnratedReason
+from ratings.selectors import leaderboard, player_rank
 from ratings.services import rating_counts_rebuild
 from tests.factories import StaffUserFactory, UserFactory
-from tests.games.helpers import resign, time_out_to_the_end
+from tests.games.helpers import play_until, resign, time_out_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -169,6 +169,7 @@ def test_puppets_resigning_to_one_account_give_it_no_rating():
     main, _ = signed_up("main")
     honest, _ = signed_up("honest", ELSEWHERE)
     rival, _ = signed_up("rival", "192.0.2.1")
+    make_established(rival)
     # Someone is above the main account, so that a rank can be lifted.
     resign(game_id=japanese_game(honest, rival).pk, user=rival)
     assert player_rank(user_id=honest.pk, category="japanese") == 1
@@ -180,10 +181,69 @@ def test_puppets_resigning_to_one_account_give_it_no_rating():
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
         assert not RatingChange.objects.filter(game=game).exists()
+        assert game.unrated.reason == UnratedReason.SHARED_ADDRESS
 
     assert not Rating.objects.filter(user=main).exists()
     assert player_rank(user_id=main.pk, category="japanese") is None
     assert SharedAddress.objects.count() == 3
+
+
+# New accounts that leave
+
+
+def leave_when(game: Game, user, moment: str) -> None:
+    """``user`` resigns ``game`` at ``moment``: at once, once the first trick
+    is taken, or once the first deal is scored."""
+    if moment == "after-a-trick":
+        play_until(game, lambda g: len(g.engine_state().trick_winners) >= 1)
+    elif moment == "after-a-deal":
+        play_until(game, lambda g: len(g.engine_state().deals) >= 1)
+    resign(game_id=game.pk, user=user)
+
+
+@pytest.mark.parametrize("moment", ["at-once", "after-a-trick", "after-a-deal"])
+def test_puppets_from_three_addresses_give_the_main_account_no_rating(moment):
+    """The attack that got through the address rules: three fresh accounts
+    from three addresses each lose a ranked stake-0 game to the main account
+    by leaving it, early or after a trick or a deal. The main account gains
+    nothing and stays off the top, while a game between established players
+    is rated as before."""
+    leader, _ = signed_up("leader", "192.0.2.50")
+    runner_up, _ = signed_up("runnerup", "192.0.2.51")
+    make_established(leader)
+    make_established(runner_up)
+    honest = japanese_game(leader, runner_up)
+    resign(game_id=honest.pk, user=runner_up)
+    assert [c.delta for c in RatingChange.objects.filter(game=honest)] == [10, -10]
+    main, _ = signed_up("main")
+
+    for n, address in enumerate(("198.51.100.1", "198.51.100.2", "198.51.100.3")):
+        puppet, _ = signed_up(f"puppet{n}", address)
+        game = japanese_game(main, puppet)
+        leave_when(game, puppet, moment)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        assert not RatingChange.objects.filter(game=game).exists()
+        assert game.unrated.reason == UnratedReason.PROVISIONAL_LEFT
+
+    assert not SharedAddress.objects.exists()
+    assert not Rating.objects.filter(user=main).exists()
+    top = leaderboard("japanese", limit=1)
+    assert [standing.user_id for standing in top] == [leader.pk]
+
+
+def test_an_established_account_that_resigns_to_a_new_one_is_rated():
+    """The rule is about new accounts leaving: one that has played its
+    twenty rated games loses a game it leaves, and its opponent wins it."""
+    newcomer, _ = signed_up("newcomer")
+    veteran, _ = signed_up("veteran", ELSEWHERE)
+    make_established(veteran)
+    game = japanese_game(newcomer, veteran)
+
+    resign(game_id=game.pk, user=veteran)
+
+    changes = {c.user_id: c.delta for c in RatingChange.objects.filter(game=game)}
+    assert changes == {newcomer.pk: 20, veteran.pk: -10}
 
 
 def test_a_game_finished_without_leaving_is_rated_though_listed():
@@ -197,9 +257,11 @@ def test_a_game_finished_without_leaving_is_rated_though_listed():
     assert SharedAddress.objects.filter(game=game).exists()
 
 
-def test_a_resignation_between_strangers_is_rated_as_before():
+def test_a_resignation_between_established_strangers_is_rated_as_before():
     main, _ = signed_up("main")
     stranger, _ = signed_up("stranger", ELSEWHERE)
+    make_established(main)
+    make_established(stranger)
     game = japanese_game(main, stranger)
 
     resign(game_id=game.pk, user=stranger)

@@ -87,7 +87,12 @@ export function startTable(config, snapshot) {
     },
   });
   const result = new Result(
-    { root: byId("result"), summary: byId("result-summary"), places: byId("places"), fairness: byId("fairness") },
+    {
+      root: byId("result"),
+      summary: byId("result-summary"), places: byId("places"),
+      rating: byId("result-rating"),
+      fairness: byId("fairness"),
+    },
     { rules, names, recordUrl: config.record_url, commitments: () => commitments.known },
   );
   const rematch = new Rematch(

@@ -1,13 +1,38 @@
-// The result once the game is over: places, points and coins, and the check
-// that every deal's cards were fixed before play (static/js/fairness.js).
+// The result once the game is over: places, points, coins and ratings, and
+// the check that every deal's cards were fixed before play
+// (static/js/fairness.js).
 
 import { showDealCheck } from "../game/deal_check.js";
 import { el } from "../lib/dom.js";
 import { fmt, gettext, ngettext } from "../lib/i18n.js";
 
+// Why a ranked game moved no rating, by the code the server sends
+// (ratings.models.UnratedReason, the same words).
+function unratedReason(code) {
+  switch (code) {
+    case "off_preset":
+      return gettext("the table does not play a category's standard rules");
+    case "bot_seat":
+      return gettext("a seat was played by a bot");
+    case "shared_address":
+      return gettext("a player who left shares an address with another player of the game");
+    case "provisional_left":
+      return gettext("a new account, its rating still provisional, left the game, and a game such an account leaves moves nobody's rating");
+    case "annulled":
+      return gettext("the operators annulled the game");
+    default:
+      return code;
+  }
+}
+
+// +12, −30 (a minus sign) or 0.
+function signed(number) {
+  return number < 0 ? "\u2212" + -number : number > 0 ? "+" + number : "0";
+}
+
 export class Result {
-  constructor({ root, summary, places, fairness }, { rules, names, recordUrl, commitments }) {
-    this.nodes = { root, summary, places, fairness };
+  constructor({ root, summary, places, rating, fairness }, { rules, names, recordUrl, commitments }) {
+    this.nodes = { root, summary, places, rating, fairness };
     this.rules = rules;
     this.names = names;
     this.recordUrl = recordUrl;
@@ -16,7 +41,7 @@ export class Result {
   }
 
   render(snap) {
-    const { root, summary, places } = this.nodes;
+    const { root, summary, places, rating } = this.nodes;
     const view = snap.view;
     if (snap.status === "playing") {
       root.hidden = true;
@@ -40,6 +65,9 @@ export class Result {
       const order = [...seats].sort((a, b) => view.places[a] - view.places[b] || a - b);
       for (const seat of order) places.append(this.placeItem(snap, seat));
     }
+    const unrated = snap.rating && !snap.rating.rated;
+    rating.hidden = !unrated;
+    rating.textContent = unrated ? fmt(gettext("Not rated: %s."), unratedReason(snap.rating.reason)) : "";
     if (snap.reveal) this.verify(snap);
   }
 
@@ -54,9 +82,14 @@ export class Result {
     if ((view.left || []).includes(seat)) item.append(el("span", "badge gone", gettext("left")));
     if (snap.nets) {
       const net = snap.nets[seat];
-      const shown = net < 0 ? "\u2212" + -net : net > 0 ? "+" + net : "0";
+      const shown = signed(net);
       const kind = net > 0 ? "net-won" : net < 0 ? "net-lost" : "net-even";
       item.append(el("span", "coins " + kind, fmt(gettext("%s Domino Coin"), shown)));
+    }
+    const change = snap.rating && snap.rating.rated ? snap.rating.changes[seat] : null;
+    if (change) {
+      const words = fmt(gettext("Rating %s → %s (%s)"), change.before, change.after, signed(change.delta));
+      item.append(el("span", "rating-change", words));
     }
     return item;
   }
