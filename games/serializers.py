@@ -110,7 +110,9 @@ class GameRatingSerializer(serializers.Serializer):
     rated = serializers.BooleanField(help_text="The game moved the ratings.")
     reason = serializers.ChoiceField(
         choices=[("", "rated"), *UnratedReason.choices],
-        help_text="Why the game was not rated: the rule that decided it; empty when rated.",
+        help_text=(
+            "Why the game was not rated: the rule that decided it; empty when rated."
+        ),
     )
     detail = serializers.CharField(
         help_text="The reason in words, in the request's language; empty when rated."
@@ -118,7 +120,9 @@ class GameRatingSerializer(serializers.Serializer):
     changes = serializers.ListField(
         child=GameRatingSeatSerializer(allow_null=True),
         allow_null=True,
-        help_text="Each seat's rating change (null for a bot's seat); null when unrated.",
+        help_text=(
+            "Each seat's rating change (null for a bot's seat); null when unrated."
+        ),
     )
 
 
