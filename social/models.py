@@ -37,10 +37,10 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
-class FriendRequest(models.Model):
-    """``sender`` asks ``receiver`` to be friends; the row lives until the
-    receiver answers (accepted: a ``Friendship``; declined: gone) or the
-    sender takes it back."""
+class Asking(models.Model):
+    """``sender`` asking ``receiver`` to be friends, at ``created_at``: the
+    shape of a request still open (``FriendRequest``) and of the record of
+    each one made (``FriendRequestSent``)."""
 
     sender = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
@@ -51,9 +51,18 @@ class FriendRequest(models.Model):
     created_at = models.DateTimeField(_("asked at"))
 
     class Meta:
+        abstract = True
+        ordering = ["-created_at", "-id"]
+
+
+class FriendRequest(Asking):
+    """``sender`` asks ``receiver`` to be friends; the row lives until the
+    receiver answers (accepted: a ``Friendship``; declined: gone) or the
+    sender takes it back."""
+
+    class Meta(Asking.Meta):
         verbose_name = _("friend request")
         verbose_name_plural = _("friend requests")
-        ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["sender", "receiver"], name="one_request_a_pair"
@@ -147,24 +156,15 @@ class Invitation(models.Model):
         return f"{self.inviter_id} invites {self.invitee_id} to {self.table_id}"
 
 
-class FriendRequestSent(models.Model):
+class FriendRequestSent(Asking):
     """One friend request made, kept after it is answered or taken back, so
     that asking and taking back again and again is counted
     (``social.errors.FRIEND_REQUESTS_PER_HOUR`` and ``_A_PAIR_PER_DAY``).
     A sender's rows older than a day are deleted as they make the next."""
 
-    sender = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    receiver = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    created_at = models.DateTimeField(_("asked at"))
-
-    class Meta:
+    class Meta(Asking.Meta):
         verbose_name = _("friend request made")
         verbose_name_plural = _("friend requests made")
-        ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["sender", "created_at"])]
 
     def __str__(self) -> str:
