@@ -12,10 +12,16 @@ class Block(models.Model):
     invitations, no friend requests. The blocked player is not told."""
 
     blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks",
+        verbose_name=_("blocker"),
     )
     blocked = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("blocked"),
     )
     created_at = models.DateTimeField(_("blocked at"))
 
@@ -43,10 +49,16 @@ class Asking(models.Model):
     each one made (``FriendRequestSent``)."""
 
     sender = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("sender"),
     )
     receiver = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("receiver"),
     )
     created_at = models.DateTimeField(_("asked at"))
 
@@ -82,10 +94,16 @@ class Friendship(models.Model):
     that a pair cannot be friends twice over."""
 
     low = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("first player"),
     )
     high = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("second player"),
     )
     created_at = models.DateTimeField(_("friends since"))
 
@@ -120,16 +138,28 @@ class Invitation(models.Model):
         EXPIRED = "expired", _("Expired")
 
     table = models.ForeignKey(
-        "games.Table", on_delete=models.CASCADE, related_name="invitations"
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("table"),
     )
     inviter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("inviter"),
     )
     invitee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("invitee"),
     )
     status = models.CharField(
-        max_length=16, choices=Status.choices, default=Status.PENDING
+        max_length=16,
+        choices=Status.choices,
+        default=Status.PENDING,
+        verbose_name=_("status"),
     )
     created_at = models.DateTimeField(_("invited at"))
     expires_at = models.DateTimeField(_("expires at"))
