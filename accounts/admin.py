@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts import names
+from accounts import names, timezones
 from accounts.bans import user_ban
 from accounts.forms import refuse_name
 from accounts.lockout import lockout_lift
@@ -36,7 +36,19 @@ User = get_user_model()
 
 class ProfileAdminForm(forms.ModelForm):
     """A display name is refused here as on the profile page: one that
-    looks like another player's name, or holds a hidden character."""
+    looks like another player's name, or holds a hidden character. The time
+    zone is the profile page's picker."""
+
+    time_zone = forms.ChoiceField(
+        label=_("time zone"), required=False, widget=timezones.ZoneSelect
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [
+            ("", _("Automatic (from your browser)")),
+            *timezones.zone_choices(),
+        ]
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]

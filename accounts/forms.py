@@ -51,6 +51,7 @@ class ProfileForm(forms.Form):
         label=_("Time zone"),
         required=False,
         help_text=_("Tournament and game times are shown in this zone."),
+        widget=timezones.ZoneSelect,
     )
 
     def __init__(self, *args, user, **kwargs):
