@@ -16,13 +16,16 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts import names, timezones
 from accounts.bans import user_ban
+from accounts.forms import refuse_name
 from accounts.lockout import lockout_lift
 from accounts.models import Ban, Profile, SharedAddress
 from common.admin import ReadOnlyAdmin
@@ -31,14 +34,45 @@ from common.errors import ApplicationError
 User = get_user_model()
 
 
+class ProfileAdminForm(forms.ModelForm):
+    """A display name is refused here as on the profile page: one that
+    looks like another player's name, or holds a hidden character. The time
+    zone is the profile page's picker."""
+
+    time_zone = forms.ChoiceField(
+        label=_("time zone"), required=False, widget=timezones.ZoneSelect
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [
+            ("", _("Automatic (from your browser)")),
+            *timezones.zone_choices(),
+        ]
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        user = self.cleaned_data.get("user") or getattr(self.instance, "user", None)
+        if name:
+            refuse_name(name, user=user)
+        return name
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = ProfileAdminForm
     list_display = ["user", "display_name", "language", "signed_up"]
     list_filter = ["language", "signed_up"]
     search_fields = ["user__username", "display_name"]
     raw_id_fields = ["user"]
     # Digests, good only for comparing: the addresses themselves are not kept.
     readonly_fields = ["signup_address", "login_address"]
+
+    def save_model(self, request, obj, form, change):
+        # In the admin's transaction: the name is recorded as it looks, as
+        # the profile page records it (accounts.services.profile_update).
+        super().save_model(request, obj, form, change)
+        names.names_claim(obj.user)
 
 
 class SomeoneLeft(admin.SimpleListFilter):
@@ -114,9 +148,26 @@ class BanForm(forms.Form):
     )
 
 
-class PlayerAdmin(UserAdmin):
-    """Django's user admin with the "Ban player" action."""
+class PlayerCreationForm(AdminUserCreationForm):
+    def clean_username(self) -> str:
+        name = super().clean_username()
+        refuse_name(name, user=None)
+        return name
 
+
+class PlayerChangeForm(UserChangeForm):
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"]
+        refuse_name(name, user=self.instance)
+        return name
+
+
+class PlayerAdmin(UserAdmin):
+    """Django's user admin with the "Ban player" action; a username that
+    looks like another player's name is refused as on the sign-up page."""
+
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm
     actions = [*(UserAdmin.actions or []), "ban_players"]
 
     def has_ban_permission(self, request) -> bool:

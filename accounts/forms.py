@@ -22,7 +22,7 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         name = super().clean_username()
-        _refuse_name(name, user=None)
+        refuse_name(name, user=None)
         return name
 
     def save_with(self, password_hash: str):
@@ -51,6 +51,7 @@ class ProfileForm(forms.Form):
         label=_("Time zone"),
         required=False,
         help_text=_("Tournament and game times are shown in this zone."),
+        widget=timezones.ZoneSelect,
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -64,11 +65,15 @@ class ProfileForm(forms.Form):
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
         if name:
-            _refuse_name(name, user=self.user)
+            refuse_name(name, user=self.user)
         return name
 
 
-def _refuse_name(name: str, *, user) -> None:
+def refuse_name(name: str, *, user) -> None:
+    """A form's error for a name ``user`` (None: a new player) may not take:
+    one with a hidden character, or looking like another player's name
+    (``accounts.names``). The sign-up, the profile and the admin's forms
+    refuse names with it."""
     try:
         names.check_name(name, user=user)
     except names.NameHidden as error:

@@ -17,7 +17,10 @@ class Profile(models.Model):
     """One per user, created on first need (``services.profile_get_or_create``)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
     )
     # Shown at tables instead of the username when set.
     display_name = models.CharField(
@@ -43,6 +46,10 @@ class Profile(models.Model):
         _("last login address (digest)"), max_length=64, blank=True, db_index=True
     )
 
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
 
@@ -53,19 +60,28 @@ class SharedAddress(models.Model):
     left is not rated."""
 
     game = models.ForeignKey(
-        "games.Game", on_delete=models.CASCADE, related_name="shared_addresses"
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="shared_addresses",
+        verbose_name=_("game"),
     )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
     )
     other = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("other player"),
     )
     # Both signed up from the address; or one's latest login was made from
     # where the other signed up or last logged in.
     same_signup_address = models.BooleanField(_("signed up from one address"))
     same_login_address = models.BooleanField(_("logged in from one address"))
-    created_at = models.DateTimeField()
+    created_at = models.DateTimeField(verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("game between accounts at one address")
@@ -128,7 +144,10 @@ class NameKey(models.Model):
     (``accounts.names``)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_keys"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="name_keys",
+        verbose_name=_("user"),
     )
     key = models.CharField(_("looks like"), max_length=256, unique=True)
 

@@ -47,7 +47,8 @@ def _positive_int(value) -> bool:
 class ChatSocketMixin:
     """A socket in one chat room (``chat_room``), reading as ``user_id``
     (None: anonymous, reads only). Needs ``send_json``, ``close`` and
-    ``channel_layer`` of a consumer, and ``session_key``."""
+    ``channel_layer`` of a consumer, and ``session_key`` and ``leave_group``
+    of a ``games.consumers.sockets.UserSocketMixin``."""
 
     chat_room: Room | None = None
     chat_reader: int | None = None
@@ -91,10 +92,7 @@ class ChatSocketMixin:
     async def chat_leave(self) -> None:
         if self.chat_room is not None:
             room, self.chat_room = self.chat_room, None
-            try:
-                await self.channel_layer.group_discard(room.group, self.channel_name)
-            except Exception:  # Redis down: the group forgets it by itself
-                pass
+            await self.leave_group(room.group)
 
     # Client messages
 

@@ -26,9 +26,13 @@ class Message(models.Model):
         null=True,
         blank=True,
         related_name="chat_messages",
+        verbose_name=_("game"),
     )
     author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("author"),
     )
     # As delivered: control characters stripped, filtered words masked.
     text = models.CharField(_("text"), max_length=300, blank=True)
@@ -78,10 +82,16 @@ class PersonalMute(models.Model):
     holds on every device, history included. ``muted`` is not told."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_mutes",
+        verbose_name=_("user"),
     )
     muted = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("muted player"),
     )
     created_at = models.DateTimeField(_("muted at"))
 

@@ -66,8 +66,7 @@ class RematchSocketMixin:
             return
         self.rematch_joined = False
         # Redis down: the offer still lapses (``leave_group`` of the socket).
-        if not await self.leave_group(rematch_group(self.game_id)):
-            logger.warning("game %s: Redis not told a socket left", self.game_id)
+        await self.leave_group(rematch_group(self.game_id))
         try:
             await database_sync_to_async(_left)(self.game_id, self.scope["user"])
         except DatabaseError:

@@ -38,8 +38,7 @@ class QuickPlayConsumer(
 
     async def disconnect(self, code):
         await self.leave_user_group()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_group(self.group)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame

@@ -66,7 +66,9 @@ class Match(models.Model):
         verbose_name=_("table"),
     )
     players = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="quickplay_matches"
+        settings.AUTH_USER_MODEL,
+        related_name="quickplay_matches",
+        verbose_name=_("players"),
     )
     # Each player's rating and seconds waited, for tuning the windows:
     # [{"user": id, "rating": 1500, "waited": 12.5}, ...]

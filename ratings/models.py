@@ -28,6 +28,7 @@ class Rating(models.Model):
         on_delete=models.CASCADE,
         related_name="ratings",
         db_index=False,
+        verbose_name=_("user"),
     )
     category = models.CharField(_("category"), max_length=32, choices=CATEGORY_CHOICES)
     rating = models.IntegerField(_("rating"), default=elo.START)
@@ -36,6 +37,8 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(_("updated"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "category"], name="one_rating_per_category"
@@ -64,12 +67,16 @@ class RatingChange(models.Model):
     only when the game is annulled (``services.rating_revert_game``)."""
 
     game = models.ForeignKey(
-        "games.Game", on_delete=models.PROTECT, related_name="rating_changes"
+        "games.Game",
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        verbose_name=_("game"),
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="rating_changes",
+        verbose_name=_("user"),
     )
     category = models.CharField(_("category"), max_length=32, choices=CATEGORY_CHOICES)
     before = models.IntegerField(_("before"))
@@ -78,6 +85,8 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField(_("at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [
             # Applying a game twice cannot count it twice.
             models.UniqueConstraint(
@@ -153,6 +162,8 @@ class RatingCount(models.Model):
     players = models.PositiveIntegerField(_("players"), default=0)
 
     class Meta:
+        verbose_name = _("rating count")
+        verbose_name_plural = _("rating counts")
         constraints = [
             models.UniqueConstraint(
                 fields=["category", "rating"], name="one_count_per_rating"

@@ -13,12 +13,14 @@ docs/protocol.md ("The personal socket").
 
 from __future__ import annotations
 
+import logging
 import time
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
+from redis import RedisError
 
 from games.consumers.sockets import (
     DirectDispatchMixin,
@@ -27,6 +29,8 @@ from games.consumers.sockets import (
     read_frame,
 )
 from social import notify, presence, selectors
+
+logger = logging.getLogger(__name__)
 
 # Redis calls off the shared thread of sync calls: they are thread-safe and
 # quick, and touch no database connection.
@@ -59,15 +63,20 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
 
     async def disconnect(self, code):
         user_id = self.user_id
+        await self.leave_user_group()
+        await self.leave_group(self.group)
+        if not self.counted:
+            return
+        self.counted = False
         try:
-            await self.leave_user_group()
-            if self.group is not None:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-        finally:
-            if self.counted:
-                self.counted = False
-                if await _gone(user_id, self.channel_name, now=time.time()):
-                    await self.tell_friends(user_id)
+            offline = await _gone(user_id, self.channel_name, now=time.time())
+        except RedisError:
+            # Redis down: the socket's presence runs out on its own, and the
+            # friends see the player offline when it has.
+            logger.warning("socket %s: presence not cleared", self.channel_name)
+            return
+        if offline:
+            await self.tell_friends(user_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Parsed here rather than in receive_json, so that a malformed frame

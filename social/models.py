@@ -12,10 +12,16 @@ class Block(models.Model):
     invitations, no friend requests. The blocked player is not told."""
 
     blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks",
+        verbose_name=_("blocker"),
     )
     blocked = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("blocked"),
     )
     created_at = models.DateTimeField(_("blocked at"))
 
@@ -37,23 +43,38 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
-class FriendRequest(models.Model):
-    """``sender`` asks ``receiver`` to be friends; the row lives until the
-    receiver answers (accepted: a ``Friendship``; declined: gone) or the
-    sender takes it back."""
+class Asking(models.Model):
+    """``sender`` asking ``receiver`` to be friends, at ``created_at``: the
+    shape of a request still open (``FriendRequest``) and of the record of
+    each one made (``FriendRequestSent``)."""
 
     sender = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("sender"),
     )
     receiver = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("receiver"),
     )
     created_at = models.DateTimeField(_("asked at"))
 
     class Meta:
+        abstract = True
+        ordering = ["-created_at", "-id"]
+
+
+class FriendRequest(Asking):
+    """``sender`` asks ``receiver`` to be friends; the row lives until the
+    receiver answers (accepted: a ``Friendship``; declined: gone) or the
+    sender takes it back."""
+
+    class Meta(Asking.Meta):
         verbose_name = _("friend request")
         verbose_name_plural = _("friend requests")
-        ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["sender", "receiver"], name="one_request_a_pair"
@@ -73,10 +94,16 @@ class Friendship(models.Model):
     that a pair cannot be friends twice over."""
 
     low = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("first player"),
     )
     high = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("second player"),
     )
     created_at = models.DateTimeField(_("friends since"))
 
@@ -111,16 +138,28 @@ class Invitation(models.Model):
         EXPIRED = "expired", _("Expired")
 
     table = models.ForeignKey(
-        "games.Table", on_delete=models.CASCADE, related_name="invitations"
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("table"),
     )
     inviter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("inviter"),
     )
     invitee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("invitee"),
     )
     status = models.CharField(
-        max_length=16, choices=Status.choices, default=Status.PENDING
+        max_length=16,
+        choices=Status.choices,
+        default=Status.PENDING,
+        verbose_name=_("status"),
     )
     created_at = models.DateTimeField(_("invited at"))
     expires_at = models.DateTimeField(_("expires at"))
@@ -147,24 +186,15 @@ class Invitation(models.Model):
         return f"{self.inviter_id} invites {self.invitee_id} to {self.table_id}"
 
 
-class FriendRequestSent(models.Model):
+class FriendRequestSent(Asking):
     """One friend request made, kept after it is answered or taken back, so
     that asking and taking back again and again is counted
     (``social.errors.FRIEND_REQUESTS_PER_HOUR`` and ``_A_PAIR_PER_DAY``).
     A sender's rows older than a day are deleted as they make the next."""
 
-    sender = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    receiver = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    created_at = models.DateTimeField(_("asked at"))
-
-    class Meta:
+    class Meta(Asking.Meta):
         verbose_name = _("friend request made")
         verbose_name_plural = _("friend requests made")
-        ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["sender", "created_at"])]
 
     def __str__(self) -> str:

@@ -47,9 +47,8 @@ class TournamentConsumer(
 
     async def disconnect(self, code):
         await self.leave_user_group()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        group, self.group = self.group, None
+        await self.leave_group(group)
 
     async def tournament_changed(self, event):
         await self.send_json({"type": "tournament", "what": event.get("what", "")})

@@ -47,7 +47,7 @@ class LobbyConsumer(
     async def disconnect(self, code):
         await self.leaving()
         await self.leave_user_group()
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.leave_group(LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
         """A frame of a type in ``HANDLERS`` goes to its handler; every

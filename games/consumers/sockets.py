@@ -192,28 +192,34 @@ class UserSocketMixin:
         Redis answers: a socket closing while it is down still closes."""
         groups, self.user_groups = self.user_groups, ()
         user_id, self.user_id = self.user_id, None
-        untidy = False
         for group in groups:
-            untidy = not await self.leave_group(group) or untidy
+            await self.leave_group(group)
         if user_id is not None:
             try:
                 await database_sync_to_async(socket_limits.socket_closed)(
                     user_id, self.channel_name, self.socket_kind
                 )
             except Exception:
-                untidy = True
-        if untidy:
-            # The layer forgets a group's channel before it tells Redis; a
-            # count left behind is forgotten a day on (socket_limits).
-            logger.warning("socket %s: Redis not told of its close", self.channel_name)
+                # A count left behind is forgotten a day on (socket_limits).
+                logger.warning(
+                    "socket %s: Redis not told of its close", self.channel_name
+                )
 
-    async def leave_group(self, group: str) -> bool:
-        """Leave a channel-layer group, as far as Redis answers: False when
-        it did not (the layer forgets a group's channel before it tells
-        Redis, and Redis forgets it with the group's expiry)."""
+    async def leave_group(self, group: str | None) -> bool:
+        """Leave a channel-layer group (None: none to leave), as far as
+        Redis answers: the one way a closing socket leaves its groups, so
+        that a socket closing while Redis is down still closes. False (and
+        a warning) when Redis did not answer: the layer forgets a group's
+        channel before it tells Redis, and Redis forgets it with the
+        group's expiry."""
+        if group is None:
+            return True
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
         except Exception:
+            logger.warning(
+                "socket %s: Redis not told it left %s", self.channel_name, group
+            )
             return False
         return True
 

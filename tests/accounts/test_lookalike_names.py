@@ -99,3 +99,70 @@ def test_two_lookalike_sign_ups_at_once_make_one_account():
         assert sorted(statuses) == [200, 302]
         made = get_user_model().objects.filter(username__in=names).count()
         assert made == 1
+
+
+def admin_client():
+    from tests.factories import StaffUserFactory
+
+    client = Client()
+    client.force_login(StaffUserFactory())
+    return client
+
+
+def test_the_admin_refuses_a_new_user_named_like_another_player():
+    UserFactory(username="nino")
+    response = admin_client().post(
+        "/admin/auth/user/add/",
+        {"username": "nіno", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200  # the form again, with the reason
+    assert response.context["adminform"].form.errors["username"]
+    assert "Another player already goes by this name." in response.content.decode()
+    assert not get_user_model().objects.filter(username="nіno").exists()
+
+
+def test_the_admin_refuses_renaming_a_user_like_another_player():
+    UserFactory(username="nino")
+    other = UserFactory(username="tamar")
+    client = admin_client()
+    form = client.get(f"/admin/auth/user/{other.pk}/change/").context["adminform"].form
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if value is not None and name not in ("password", "groups", "user_permissions")
+    }
+    data.update(username="nіno", date_joined_0="2026-01-01", date_joined_1="10:00")
+    data.pop("date_joined", None)
+    data.pop("last_login", None)
+
+    response = client.post(f"/admin/auth/user/{other.pk}/change/", data)
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["username"]
+    other.refresh_from_db()
+    assert other.username == "tamar"
+
+
+def test_the_admin_refuses_a_display_name_like_another_players():
+    from accounts.models import NameKey
+    from accounts.services import profile_get_or_create
+    from common.lookalikes import skeleton
+
+    UserFactory(username="nino")
+    profile = profile_get_or_create(UserFactory(username="tamar"))
+    client = admin_client()
+    url = f"/admin/accounts/profile/{profile.pk}/change/"
+    form = client.get(url).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None}
+
+    refused = client.post(url, {**data, "display_name": "ＮＩＮＯ"})
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.errors["display_name"]
+    profile.refresh_from_db()
+    assert profile.display_name == ""
+
+    # A name of its own is taken, and recorded as it looks.
+    assert client.post(url, {**data, "display_name": "Tamuna"}).status_code == 302
+    profile.refresh_from_db()
+    assert profile.display_name == "Tamuna"
+    assert NameKey.objects.filter(user=profile.user, key=skeleton("Tamuna")).exists()

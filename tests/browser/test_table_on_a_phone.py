@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.utils import timezone
 
 from tests.browser.test_table_page import log_in, open_table
 
@@ -339,60 +337,6 @@ def test_a_japanese_deal_by_tapping_on_a_phone(
         context.close()
 
 
-def pages_with_data(read_db) -> tuple[str, list[str]]:
-    """A player with a finished game and a live table, a started tournament
-    with standings: the player's name and every page of the site to see."""
-    from games.models import Game
-    from tests.factories import UserFactory
-    from tests.games.helpers import play_out
-    from tests.games.test_table_pages import japanese_game
-    from tournaments import services as tournaments
-
-    username, table_id = open_table(read_db, "georgian-club", {"schedule": "nines"})
-
-    def create():
-        from django.contrib.auth import get_user_model
-
-        user = get_user_model().objects.get(username=username)
-        game = play_out(japanese_game(user, target=11).pk)
-        starts = timezone.now() + timedelta(hours=1)
-        tournament = tournaments.tournament_create(
-            name="Tbilisi Winter Open, the long-named Swiss tournament",
-            category="japanese",
-            format="swiss",
-            rounds=3,
-            short_match=True,
-            starts_at=starts,
-            entry_fee=0,
-            min_players=2,
-        )
-        for number in range(4):
-            rival = UserFactory(username=f"a-rather-long-player-name-{number}")
-            tournaments.tournament_register(tournament_id=tournament.pk, user=rival)
-        tournaments.tournament_start(
-            tournament_id=tournament.pk, now=starts + timedelta(seconds=1)
-        )
-        assert Game.objects.filter(pk=game.pk).exists()
-        return game.pk, tournament.pk
-
-    game_id, tournament_id = read_db(create)
-    return username, [
-        "/",
-        "/lobby/",
-        f"/tables/{table_id}/",
-        "/play/",
-        "/tournaments/",
-        f"/tournaments/{tournament_id}/",
-        f"/players/{username}/",
-        "/players/a-rather-long-player-name-0/",
-        "/accounts/profile/",
-        "/ratings/",
-        "/ratings/japanese/",
-        f"/games/{game_id}/replay/",
-        "/coins/",
-    ]
-
-
 # What sticks out past the screen's edge, outside any box that scrolls it
 # within: the first few, to say why a page is too wide.
 WIDER_THAN_THE_SCREEN = """() => {
@@ -410,41 +354,6 @@ WIDER_THAN_THE_SCREEN = """() => {
     .slice(0, 5)
     .map((node) => `${node.tagName}.${node.className} ${right(node)}`);
 }"""
-
-
-@pytest.mark.timeout(300)
-@pytest.mark.django_db(transaction=True)
-def test_no_page_scrolls_sideways_at_360(browser, server, read_db):
-    username, paths = pages_with_data(read_db)
-    context = browser.new_context(
-        base_url=server,
-        viewport={"width": 360, "height": 740},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="en-US",
-    )
-    context.set_default_timeout(30_000)
-    wide = {}
-    try:
-        page = context.new_page()
-        for path in ["/", "/accounts/login/", "/accounts/signup/", "/ratings/"]:
-            page.goto(path)
-            page.wait_for_load_state("load")
-            if page.evaluate(SCROLL_WIDTH) > 360:
-                wide[f"{path} (signed out)"] = page.evaluate(WIDER_THAN_THE_SCREEN)
-        log_in(page, username)
-        for path in paths:
-            response = page.goto(path)
-            assert response.ok, (path, response.status)
-            page.wait_for_load_state("load")
-            if path.startswith("/tables/"):
-                page.locator("#conn[data-state='online']").wait_for()
-            if page.evaluate(SCROLL_WIDTH) > 360:
-                wide[path] = page.evaluate(WIDER_THAN_THE_SCREEN)
-    finally:
-        context.close()
-    assert wide == {}
 
 
 FOCUSED_CHOICE = """() => {
