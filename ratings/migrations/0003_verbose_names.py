@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0016_verbose_names"),
-        ("ratings", "0001_initial"),
+        ("ratings", "0002_unrated_game"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
