@@ -6,14 +6,16 @@ is stopped with its whole group; Linux ends it should the test run die.
 No exception may go unhandled in a process a test starts: after each test
 (``tests/conftest.py``) and when a process stops, its log since the last look
 is read for the lines its server writes only for an exception nothing caught
-(``UNHANDLED``), and the test fails with them. An error a server catches and
-logs (a warning, channels_redis's "Unexpected exception in receive task"
-while Redis is down) is not one: the tests that kill things expect those.
+(``UNHANDLED``) and for tracebacks, and the test fails with them. A traceback
+passes only under a log line of ``EXPECTED_TRACEBACKS``: an error that a
+server or a library catches, logs with its traceback and recovers from, while
+the tests that kill PostgreSQL or Redis have them down on purpose.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -38,6 +40,39 @@ UNHANDLED = (
     "Exception in thread",
     "raised unexpected:",
 )
+TRACEBACK = "Traceback (most recent call last):"
+# The first line of a log record: the site's format (LOGGING in
+# config/settings/base.py, which Celery uses too) and uvicorn's own.
+RECORD = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ [A-Z]+ |(DEBUG|INFO|WARNING|ERROR|CRITICAL):  "
+)
+# The runner (scripts/run_platform.py) prefixes each line with its process.
+RUNNER_PREFIX = re.compile(r"(\w+) *\| ?")
+# The log records a traceback may follow: errors caught, logged with their
+# traceback and recovered from, met only while PostgreSQL or Redis is down.
+# Each is the start of the record after its timestamp.
+EXPECTED_TRACEBACKS = (
+    # django_celery_beat's scheduler cannot read or save its schedule while
+    # PostgreSQL is down; it goes on with the schedule it has and reads it
+    # again at its next tick.
+    "ERROR django_celery_beat.schedulers: Database gave error: OperationalError(",
+    "ERROR django_celery_beat.schedulers: Database error while sync: OperationalError(",
+    # Celery beat cannot send a task while Redis is down; the next tick is
+    # sent when it is back (celery.beat.Scheduler.apply_entry).
+    "ERROR celery.beat: Message Error: Couldn't apply scheduled task ",
+    # The worker's consumer, its broker gone, restarts its parts; Celery's
+    # gossip part fails its restart with no connection and is started with
+    # the rest once the broker is back (celery.bootsteps).
+    "ERROR celery.bootsteps: Error on restarting Gossip: AttributeError(",
+    # channels_redis's reader of the channel layer, Redis gone: it connects
+    # again and the sockets resubscribe.
+    "ERROR channels_redis.pubsub: Unexpected exception in receive task",
+    "ERROR channels_redis.pubsub: Unexpected exception while cleaning-up channel:",
+    # A web process's heartbeat of its games' leases in Redis (games.live.hall)
+    # fails while Redis is down; the next beat tries again, and the games
+    # whose leases expired meanwhile are taken over.
+    "ERROR games.live.hall: heartbeat failed",
+)
 # Every process started and not yet read to its end after its stop.
 started: list[Process] = []
 
@@ -55,6 +90,46 @@ def check_logs() -> None:
             failures.append(str(error))
     if failures:
         raise UnhandledException("\n\n".join(failures))
+
+
+def unhandled_lines(lines: list[str]) -> list[int]:
+    """The numbers of the lines that show an unhandled exception: an
+    ``UNHANDLED`` line, or a traceback whose record is not one of
+    ``EXPECTED_TRACEBACKS`` (the traceback of an ``UNHANDLED`` line is shown
+    with it)."""
+    streams: dict[str, list[tuple[int, str]]] = {}
+    for number, line in enumerate(lines):
+        prefix = RUNNER_PREFIX.match(line)
+        name = prefix.group(1) if prefix else ""
+        streams.setdefault(name, []).append(
+            (number, line[prefix.end() :] if prefix else line)
+        )
+    found = []
+    for stream in streams.values():
+        # The record being read, whether it is shown already or may have a
+        # traceback, and whether a chained traceback ("The above exception
+        # ...", "During handling ...") may come next.
+        shown = expected = chained = False
+        record_at = None
+        for number, line in stream:
+            if any(marker in line for marker in UNHANDLED):
+                found.append(number)
+                shown, expected, chained = True, False, True
+            elif RECORD.match(line):
+                shown, chained, record_at = False, True, number
+                text = RECORD.sub("", line, count=1)
+                start = line[: len(line) - len(text)].split()[-1]
+                expected = f"{start} {text}".startswith(EXPECTED_TRACEBACKS)
+            elif line.startswith(TRACEBACK):
+                if not (chained and (expected or shown)):
+                    # Shown from its record's first line, if it has one.
+                    own_record = chained and record_at is not None
+                    found.append(record_at if own_record else number)
+                    shown = True
+                chained = False
+            elif line.startswith(("The above exception", "During handling")):
+                chained = True
+    return sorted(set(found))
 
 
 class UnhandledException(AssertionError):
@@ -91,9 +166,7 @@ class Process:
             self.log_read = log.tell()
         lines = text.splitlines()
         found = [
-            "\n".join(lines[number : number + 40])
-            for number, line in enumerate(lines)
-            if any(marker in line for marker in UNHANDLED)
+            "\n".join(lines[number : number + 40]) for number in unhandled_lines(lines)
         ]
         if found:
             raise UnhandledException(
