@@ -41,10 +41,11 @@ UNHANDLED = (
     "raised unexpected:",
 )
 TRACEBACK = "Traceback (most recent call last):"
-# The first line of a log record: the site's format (LOGGING in
-# config/settings/base.py, which Celery uses too) and uvicorn's own.
+# The start of a log record: the timestamp of the site's format (LOGGING in
+# config/settings/base.py, which Celery uses too), or uvicorn's level.
 RECORD = re.compile(
-    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ [A-Z]+ |(DEBUG|INFO|WARNING|ERROR|CRITICAL):  "
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?=[A-Z]+ )"
+    r"|(?=(DEBUG|INFO|WARNING|ERROR|CRITICAL):  )"
 )
 # The runner (scripts/run_platform.py) prefixes each line with its process.
 RUNNER_PREFIX = re.compile(r"(\w+) *\| ?")
@@ -92,11 +93,11 @@ def check_logs() -> None:
         raise UnhandledException("\n\n".join(failures))
 
 
-def unhandled_lines(lines: list[str]) -> list[int]:
-    """The numbers of the lines that show an unhandled exception: an
-    ``UNHANDLED`` line, or a traceback whose record is not one of
-    ``EXPECTED_TRACEBACKS`` (the traceback of an ``UNHANDLED`` line is shown
-    with it)."""
+def unhandled_lines(lines: list[str]) -> list[tuple[int, int]]:
+    """Where the log shows an unhandled exception: an ``UNHANDLED`` line, or
+    a traceback whose record is not one of ``EXPECTED_TRACEBACKS`` (the
+    traceback of an ``UNHANDLED`` line is part of it). Each is given as the
+    number of its first line (the record's) and of the line found."""
     streams: dict[str, list[tuple[int, str]]] = {}
     for number, line in enumerate(lines):
         prefix = RUNNER_PREFIX.match(line)
@@ -106,30 +107,29 @@ def unhandled_lines(lines: list[str]) -> list[int]:
         )
     found = []
     for stream in streams.values():
-        # The record being read, whether it is shown already or may have a
-        # traceback, and whether a chained traceback ("The above exception
-        # ...", "During handling ...") may come next.
-        shown = expected = chained = False
+        # The record being read: where it starts, whether it is found
+        # already or expected to have a traceback, and whether a traceback
+        # may come next (right after it, or chained: "The above exception
+        # ...", "During handling ...").
         record_at = None
+        shown = expected = chained = False
         for number, line in stream:
+            record = RECORD.match(line)
             if any(marker in line for marker in UNHANDLED):
-                found.append(number)
-                shown, expected, chained = True, False, True
-            elif RECORD.match(line):
-                shown, chained, record_at = False, True, number
-                text = RECORD.sub("", line, count=1)
-                start = line[: len(line) - len(text)].split()[-1]
-                expected = f"{start} {text}".startswith(EXPECTED_TRACEBACKS)
+                found.append((number, number))
+                record_at, shown, expected, chained = number, True, False, True
+            elif record:
+                record_at, shown, chained = number, False, True
+                expected = line[record.end() :].startswith(EXPECTED_TRACEBACKS)
             elif line.startswith(TRACEBACK):
                 if not (chained and (expected or shown)):
-                    # Shown from its record's first line, if it has one.
-                    own_record = chained and record_at is not None
-                    found.append(record_at if own_record else number)
+                    first = record_at if chained and record_at is not None else number
+                    found.append((first, number))
                     shown = True
                 chained = False
             elif line.startswith(("The above exception", "During handling")):
                 chained = True
-    return sorted(set(found))
+    return sorted(found)
 
 
 class UnhandledException(AssertionError):
@@ -154,20 +154,23 @@ class Process:
                 start_new_session=True,
                 preexec_fn=parent_death_signal(),
             )
-        self.log_read = 0  # how far the log was read for UNHANDLED
+        self.lines_read = 0  # complete lines of the log already looked at
         started.append(self)
 
     def check_log(self) -> None:
-        """Raise ``UnhandledException`` with the lines that follow each
-        ``UNHANDLED`` line of the log since the last look."""
-        with self.log_path.open("rb") as log:
-            log.seek(self.log_read)
-            text = log.read().decode(errors="replace")
-            self.log_read = log.tell()
-        lines = text.splitlines()
+        """Raise ``UnhandledException`` with what ``unhandled_lines`` finds
+        in the log's lines since the last look. The whole log is read, so
+        that a traceback written after its record was looked at is judged
+        by that record."""
+        text = self.log_path.read_bytes().decode(errors="replace")
+        # Only whole lines: the last may still be being written.
+        lines = text[: text.rfind("\n") + 1].splitlines()
         found = [
-            "\n".join(lines[number : number + 40]) for number in unhandled_lines(lines)
+            "\n".join(lines[first : first + 40])
+            for first, number in unhandled_lines(lines)
+            if number >= self.lines_read
         ]
+        self.lines_read = len(lines)
         if found:
             raise UnhandledException(
                 f"{self.name} ({self.log_path}) logged an unhandled exception:\n"

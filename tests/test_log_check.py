@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from tests.live.support import wait_until
 from tests.processes import Process, UnhandledException, started
 
 # A process that logs as the site's processes do (LOGGING in
@@ -107,4 +108,44 @@ def test_an_unhandled_exception_fails_the_check(tmp_path):
         """,
     )
     with pytest.raises(UnhandledException, match="Exception in thread"):
+        process.check_log()
+
+
+# A process that writes a record's first line, and its traceback only once
+# the test has looked at the log (the file ``go`` appears).
+IN_TWO_PARTS = """
+import os, sys, time
+print(sys.argv[1], flush=True)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+print("Traceback (most recent call last):")
+print('  File "x.py", line 1, in <module>')
+print("OSError: [Errno 111] Connection refused", flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("record", "unhandled"),
+    [
+        ("ERROR games.live.hall: heartbeat failed", False),
+        ("ERROR django.request: Internal Server Error: /", True),
+    ],
+)
+def test_a_traceback_read_after_its_record_is_judged_by_it(tmp_path, record, unhandled):
+    go = tmp_path / "go"
+    process = Process(
+        "logger",
+        [sys.executable, "-c", IN_TWO_PARTS, f"2026-12-05 12:00:00,000 {record}", go],
+        {},
+        tmp_path,
+    )
+    started.remove(process)  # checked here, not by the autouse fixture
+    wait_until(lambda: process.log_path.read_text().strip(), 10, "the record")
+    process.check_log()
+    go.touch()
+    process.proc.wait(timeout=30)
+    if unhandled:
+        with pytest.raises(UnhandledException, match="Internal Server Error"):
+            process.check_log()
+    else:
         process.check_log()
