@@ -73,6 +73,9 @@ EXPECTED_TRACEBACKS = (
     # fails while Redis is down; the next beat tries again, and the games
     # whose leases expired meanwhile are taken over.
     "ERROR games.live.hall: heartbeat failed",
+    # A session ended (a logout, a ban) while the channel layer is down: its
+    # sockets are told once it is back (accounts.sockets keeps the message).
+    "WARNING accounts.sockets: could not tell session-",
 )
 # Every process started and not yet read to its end after its stop.
 started: list[Process] = []
