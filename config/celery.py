@@ -1,7 +1,8 @@
 """The Celery application.
 
 Configuration comes from Django settings under the CELERY_ prefix; tasks are
-found in each installed app's `tasks` module and in CELERY_IMPORTS.
+found in each installed app's `tasks` module and in CELERY_IMPORTS. Every
+task retries while PostgreSQL or Redis is out of reach (config.task_retries).
 """
 
 import os
@@ -10,6 +11,6 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
-app = Celery("pulka")
+app = Celery("pulka", task_cls="config.task_retries:RetryWhileUnreachable")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

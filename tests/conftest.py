@@ -85,21 +85,18 @@ def api_client():
 
 
 @pytest.fixture(autouse=True)
-def no_unhandled_exception_in_started_processes(request):
+def no_unhandled_exception_in_started_processes():
     """After each test, the processes started (servers shared by a package
-    too) have logged no unhandled exception (``tests.processes``): the test
-    fails, named, with the lines. The fault suite kills PostgreSQL under the
-    worker on purpose, and the beat jobs that fail meanwhile are run again by
-    the next beat: its logs are read by its own checks, not this one."""
+    too, the fault suite's platform) have logged no unhandled exception and
+    no traceback but the expected ones (``tests.processes``): the test fails,
+    named, with the lines."""
     yield
-    if request.node.get_closest_marker("faults") is None:
-        check_logs()
+    check_logs()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def no_unhandled_exception_at_the_last_stop(request):
+def no_unhandled_exception_at_the_last_stop():
     """What the servers shared by a package logged as they stopped, after
-    the last test's own look (not for the fault suite, as above)."""
+    the last test's own look."""
     yield
-    if not any(item.get_closest_marker("faults") for item in request.session.items):
-        check_logs()
+    check_logs()

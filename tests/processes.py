@@ -6,14 +6,16 @@ is stopped with its whole group; Linux ends it should the test run die.
 No exception may go unhandled in a process a test starts: after each test
 (``tests/conftest.py``) and when a process stops, its log since the last look
 is read for the lines its server writes only for an exception nothing caught
-(``UNHANDLED``), and the test fails with them. An error a server catches and
-logs (a warning, channels_redis's "Unexpected exception in receive task"
-while Redis is down) is not one: the tests that kill things expect those.
+(``UNHANDLED``) and for tracebacks, and the test fails with them. A traceback
+passes only under a log line of ``EXPECTED_TRACEBACKS``: an error that a
+server or a library catches, logs with its traceback and recovers from, while
+the tests that kill PostgreSQL or Redis have them down on purpose.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -38,6 +40,43 @@ UNHANDLED = (
     "Exception in thread",
     "raised unexpected:",
 )
+TRACEBACK = "Traceback (most recent call last):"
+# The start of a log record: the timestamp of the site's format (LOGGING in
+# config/settings/base.py, which Celery uses too), or uvicorn's level.
+RECORD = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?=[A-Z]+ )"
+    r"|(?=(DEBUG|INFO|WARNING|ERROR|CRITICAL):  )"
+)
+# The runner (scripts/run_platform.py) prefixes each line with its process.
+RUNNER_PREFIX = re.compile(r"(\w+) *\| ?")
+# The log records a traceback may follow: errors caught, logged with their
+# traceback and recovered from, met only while PostgreSQL or Redis is down.
+# Each is the start of the record after its timestamp.
+EXPECTED_TRACEBACKS = (
+    # django_celery_beat's scheduler cannot read or save its schedule while
+    # PostgreSQL is down; it goes on with the schedule it has and reads it
+    # again at its next tick.
+    "ERROR django_celery_beat.schedulers: Database gave error: OperationalError(",
+    "ERROR django_celery_beat.schedulers: Database error while sync: OperationalError(",
+    # Celery beat cannot send a task while Redis is down; the next tick is
+    # sent when it is back (celery.beat.Scheduler.apply_entry).
+    "ERROR celery.beat: Message Error: Couldn't apply scheduled task ",
+    # The worker's consumer, its broker gone, restarts its parts; Celery's
+    # gossip part fails its restart with no connection and is started with
+    # the rest once the broker is back (celery.bootsteps).
+    "ERROR celery.bootsteps: Error on restarting Gossip: AttributeError(",
+    # channels_redis's reader of the channel layer, Redis gone: it connects
+    # again and the sockets resubscribe.
+    "ERROR channels_redis.pubsub: Unexpected exception in receive task",
+    "ERROR channels_redis.pubsub: Unexpected exception while cleaning-up channel:",
+    # A web process's heartbeat of its games' leases in Redis (games.live.hall)
+    # fails while Redis is down; the next beat tries again, and the games
+    # whose leases expired meanwhile are taken over.
+    "ERROR games.live.hall: heartbeat failed",
+    # A session ended (a logout, a ban) while the channel layer is down: its
+    # sockets are told once it is back (accounts.sockets keeps the message).
+    "WARNING accounts.sockets: could not tell session-",
+)
 # Every process started and not yet read to its end after its stop.
 started: list[Process] = []
 
@@ -55,6 +94,45 @@ def check_logs() -> None:
             failures.append(str(error))
     if failures:
         raise UnhandledException("\n\n".join(failures))
+
+
+def unhandled_lines(lines: list[str]) -> list[tuple[int, int]]:
+    """Where the log shows an unhandled exception: an ``UNHANDLED`` line, or
+    a traceback whose record is not one of ``EXPECTED_TRACEBACKS`` (the
+    traceback of an ``UNHANDLED`` line is part of it). Each is given as the
+    number of its first line (the record's) and of the line found."""
+    streams: dict[str, list[tuple[int, str]]] = {}
+    for number, line in enumerate(lines):
+        prefix = RUNNER_PREFIX.match(line)
+        name = prefix.group(1) if prefix else ""
+        streams.setdefault(name, []).append(
+            (number, line[prefix.end() :] if prefix else line)
+        )
+    found = []
+    for stream in streams.values():
+        # The record being read: where it starts, whether it is found
+        # already or expected to have a traceback, and whether a traceback
+        # may come next (right after it, or chained: "The above exception
+        # ...", "During handling ...").
+        record_at = None
+        shown = expected = chained = False
+        for number, line in stream:
+            record = RECORD.match(line)
+            if any(marker in line for marker in UNHANDLED):
+                found.append((number, number))
+                record_at, shown, expected, chained = number, True, False, True
+            elif record:
+                record_at, shown, chained = number, False, True
+                expected = line[record.end() :].startswith(EXPECTED_TRACEBACKS)
+            elif line.startswith(TRACEBACK):
+                if not (chained and (expected or shown)):
+                    first = record_at if chained and record_at is not None else number
+                    found.append((first, number))
+                    shown = True
+                chained = False
+            elif line.startswith(("The above exception", "During handling")):
+                chained = True
+    return sorted(found)
 
 
 class UnhandledException(AssertionError):
@@ -79,22 +157,23 @@ class Process:
                 start_new_session=True,
                 preexec_fn=parent_death_signal(),
             )
-        self.log_read = 0  # how far the log was read for UNHANDLED
+        self.lines_read = 0  # complete lines of the log already looked at
         started.append(self)
 
     def check_log(self) -> None:
-        """Raise ``UnhandledException`` with the lines that follow each
-        ``UNHANDLED`` line of the log since the last look."""
-        with self.log_path.open("rb") as log:
-            log.seek(self.log_read)
-            text = log.read().decode(errors="replace")
-            self.log_read = log.tell()
-        lines = text.splitlines()
+        """Raise ``UnhandledException`` with what ``unhandled_lines`` finds
+        in the log's lines since the last look. The whole log is read, so
+        that a traceback written after its record was looked at is judged
+        by that record."""
+        text = self.log_path.read_bytes().decode(errors="replace")
+        # Only whole lines: the last may still be being written.
+        lines = text[: text.rfind("\n") + 1].splitlines()
         found = [
-            "\n".join(lines[number : number + 40])
-            for number, line in enumerate(lines)
-            if any(marker in line for marker in UNHANDLED)
+            "\n".join(lines[first : first + 40])
+            for first, number in unhandled_lines(lines)
+            if number >= self.lines_read
         ]
+        self.lines_read = len(lines)
         if found:
             raise UnhandledException(
                 f"{self.name} ({self.log_path}) logged an unhandled exception:\n"

@@ -89,9 +89,35 @@ class Platform:
 
     def wait_ready(self, timeout: float = 120) -> None:
         wait_for_http(self.process, f"{self.url}/health/", timeout=timeout)
+        # The port was free while the platform was down: another test run's
+        # server may have taken it and answered the health check (and our
+        # web failed to bind). The players must meet this platform's own web.
+        self.wait_for_own_web(timeout)
         # The worker and beat are up too: beat has sent a sweep and the
         # worker has run it (PULKA_SWEEP_EVERY_SECONDS).
         self.wait_for_log("Task games.tasks.sweep", "succeeded")
+
+    def wait_for_own_web(self, timeout: float) -> None:
+        """Wait until the runner's web process listens on the port."""
+        limit = time.monotonic() + timeout
+        while True:
+            self.process.check_alive()
+            try:
+                listening = [
+                    conn.laddr.port
+                    for conn in self.child("web").net_connections(kind="tcp")
+                    if conn.status == psutil.CONN_LISTEN
+                ]
+            except (AssertionError, psutil.Error):
+                listening = []  # being started again
+            if self.port in listening:
+                return
+            if time.monotonic() > limit:
+                raise AssertionError(
+                    f"port {self.port} answers, but not from this platform's web:"
+                    f"\n{self.process.log_tail()}"
+                )
+            time.sleep(0.2)
 
     def stop(self) -> None:
         if self.process is not None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import time
@@ -374,3 +375,13 @@ def test_a_fault_mid_game_then_a_restart_loses_nothing(rig, repetition):
     assert after["ledger_mismatches"] == 0
     assert after["escrow"] == 2 * STAKE
     assert not seen["stray"], f"undocumented codes: {seen['stray']}"
+    if rig.fault == "postgres":
+        # The beat's sweep went on while PostgreSQL was down: the worker
+        # tried it again with a warning, and no task failed with a
+        # traceback (the log check, tests/conftest.py).
+        faulted_run = platform.log_dir / f"platform-{platform.starts - 1}.log"
+        assert re.search(
+            r"WARNING config\.task_retries: games\.tasks\.sweep\[[\w-]+\]: "
+            r"OperationalError: .*; trying again in 1 s \(retry 1 of 5\)",
+            faulted_run.read_text(errors="replace"),
+        ), "no retry of the sweep while PostgreSQL was down"
