@@ -24,7 +24,8 @@ class Term:
     explanation: Promise
     # Comma-separated: the words of the site's sentences that mean this term.
     forms: Promise
-    # Signs that stand for the term on the scoresheet, the same in every language.
+    # Signs that stand for the term on the scoresheet, the same in every
+    # language; the number written after a sign goes with it ("−120").
     marks: tuple[str, ...] = ()
 
     @property
@@ -36,7 +37,7 @@ class Term:
             "slug": self.slug,
             "name": str(self.name),
             "text": str(self.explanation),
-            "forms": [form.strip() for form in str(self.forms).split(",") if form.strip()],
+            "forms": [word.strip() for word in str(self.forms).split(",")],
             "marks": list(self.marks),
             "anchor": self.anchor,
         }
@@ -170,6 +171,7 @@ TERMS: tuple[Term, ...] = (
             "shows it with a minus.",
         ),
         pgettext_lazy("glossary forms", "deduction, deductions"),
+        marks=("−",),
     ),
     _term(
         "shetenva",

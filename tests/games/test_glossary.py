@@ -47,7 +47,8 @@ EVENTS = [
 NOTICES = """
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
-const { messagesUrl, termsUrl, catalog, events, glossary } = JSON.parse(chunks.join(""));
+const given = JSON.parse(chunks.join(""));
+const { messagesUrl, termsUrl, catalog, events, glossary } = given;
 globalThis.gettext = (text) => catalog[text] || text;
 globalThis.ngettext = (one, many, n) => (n === 1 ? one : many);
 const { NOTICE_TERMS, eventText, eventTerms } = await import(messagesUrl);
@@ -93,7 +94,11 @@ def notices(lang: str) -> dict:
     return json.loads(result.stdout)
 
 
-FIELDS = (("name", "glossary"), ("explanation", "glossary"), ("forms", "glossary forms"))
+FIELDS = (
+    ("name", "glossary"),
+    ("explanation", "glossary"),
+    ("forms", "glossary forms"),
+)
 
 
 def catalog_has(lang: str, context: str, msgid: str) -> bool:
@@ -135,8 +140,7 @@ def test_every_term_a_notice_names_is_in_the_glossary_and_found_in_it(lang):
     made = notices(lang)
     # Every kind of notice the table names terms for is tried here.
     tried = {
-        ("timeout_" if event.get("timeout") else "") + event["type"]
-        for event in EVENTS
+        ("timeout_" if event.get("timeout") else "") + event["type"] for event in EVENTS
     }
     assert set(made["kinds"]) <= tried, set(made["kinds"]) - tried
     named = set()

@@ -31,7 +31,7 @@ export function findTerm(text, term) {
   const marks = (term.marks || []).map(escaped);
   const patterns = [];
   if (words.length) patterns.push(`(?<![\\p{L}\\p{N}])(?:${words.join("|")})(?![\\p{L}\\p{N}])`);
-  if (marks.length) patterns.push(marks.join("|"));
+  if (marks.length) patterns.push(`(?:${marks.join("|")})\\d*`);
   if (!patterns.length) return null;
   const found = new RegExp(patterns.join("|"), "iu").exec(text);
   return found ? { index: found.index, length: found[0].length } : null;
