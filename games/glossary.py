@@ -16,6 +16,11 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
+from joker.rules import PROFILES
+
+GEORGIAN = frozenset({"georgian-club", "georgian-tvaladze", "live-games"})
+JAPANESE = frozenset({"japanese"})
+
 
 @dataclass(frozen=True)
 class Term:
@@ -27,6 +32,8 @@ class Term:
     # Signs that stand for the term on the scoresheet, the same in every
     # language; the number written after a sign goes with it ("−120").
     marks: tuple[str, ...] = ()
+    # The rule profiles whose tables can show the term.
+    profiles: frozenset[str] = frozenset(PROFILES)
 
     @property
     def anchor(self) -> str:
@@ -43,8 +50,10 @@ class Term:
         }
 
 
-def _term(slug: str, name: str, explanation: str, forms: str, marks=()) -> Term:
-    return Term(slug, name, explanation, forms, tuple(marks))
+def _term(
+    slug, name, explanation, forms, marks=(), profiles=frozenset(PROFILES)
+) -> Term:
+    return Term(slug, name, explanation, forms, tuple(marks), frozenset(profiles))
 
 
 # In the order the glossary lists them: from the deal to the score, then
@@ -69,6 +78,7 @@ TERMS: tuple[Term, ...] = (
             "bids first and leads the first trick; the dealer bids last.",
         ),
         pgettext_lazy("glossary forms", "dealer"),
+        profiles=GEORGIAN,
     ),
     _term(
         "pulka",
@@ -79,6 +89,7 @@ TERMS: tuple[Term, ...] = (
             "deductions are counted.",
         ),
         pgettext_lazy("glossary forms", "pulka, pulkas"),
+        profiles=GEORGIAN,
     ),
     _term(
         "trump",
@@ -110,6 +121,7 @@ TERMS: tuple[Term, ...] = (
             "no trump.",
         ),
         pgettext_lazy("glossary forms", "turned"),
+        profiles=GEORGIAN,
     ),
     _term(
         "bid",
@@ -121,6 +133,7 @@ TERMS: tuple[Term, ...] = (
             "would bring the total to the number of cards each player holds.",
         ),
         pgettext_lazy("glossary forms", "bid, bids"),
+        profiles=GEORGIAN,
     ),
     _term(
         "pass",
@@ -129,6 +142,7 @@ TERMS: tuple[Term, ...] = (
             "glossary", "A bid of nothing: the player means to take no trick at all."
         ),
         pgettext_lazy("glossary forms", "pass"),
+        profiles=GEORGIAN,
     ),
     _term(
         "trick",
@@ -149,6 +163,7 @@ TERMS: tuple[Term, ...] = (
             "(200 points at most tables; the rules of each table say how much).",
         ),
         pgettext_lazy("glossary forms", "hisht"),
+        profiles=GEORGIAN,
     ),
     _term(
         "premium",
@@ -160,6 +175,7 @@ TERMS: tuple[Term, ...] = (
         ),
         pgettext_lazy("glossary forms", "premium"),
         marks=("★",),
+        profiles=GEORGIAN,
     ),
     _term(
         "deduction",
@@ -172,6 +188,7 @@ TERMS: tuple[Term, ...] = (
         ),
         pgettext_lazy("glossary forms", "deduction, deductions"),
         marks=("−",),
+        profiles=GEORGIAN,
     ),
     _term(
         "shetenva",
@@ -183,6 +200,7 @@ TERMS: tuple[Term, ...] = (
             "bid.",
         ),
         pgettext_lazy("glossary forms", "shetenva"),
+        profiles=GEORGIAN,
     ),
     _term(
         "tsaglejva",
@@ -194,6 +212,7 @@ TERMS: tuple[Term, ...] = (
             "they bid.",
         ),
         pgettext_lazy("glossary forms", "tsaglejva"),
+        profiles=GEORGIAN,
     ),
     _term(
         "pairs",
@@ -204,6 +223,7 @@ TERMS: tuple[Term, ...] = (
             "totals are added.",
         ),
         pgettext_lazy("glossary forms", "partner, pairs, teams"),
+        profiles={"georgian-club"},
     ),
     _term(
         "joker",
@@ -236,6 +256,7 @@ TERMS: tuple[Term, ...] = (
             "that suit, so it gives the trick away.",
         ),
         pgettext_lazy("glossary forms", "give"),
+        profiles=GEORGIAN,
     ),
     _term(
         "high",
@@ -255,6 +276,7 @@ TERMS: tuple[Term, ...] = (
             "A joker played low in answer to a lead gives the trick away.",
         ),
         pgettext_lazy("glossary forms", "low"),
+        profiles=GEORGIAN,
     ),
     _term(
         "own-card",
@@ -264,6 +286,7 @@ TERMS: tuple[Term, ...] = (
             "At Live Games rules a joker may also be played as the six it replaces.",
         ),
         pgettext_lazy("glossary forms", "as its own card"),
+        profiles={"live-games"},
     ),
     _term(
         "declarer",
@@ -274,6 +297,7 @@ TERMS: tuple[Term, ...] = (
             "the first trick of the deal.",
         ),
         pgettext_lazy("glossary forms", "declarer"),
+        profiles=JAPANESE,
     ),
     _term(
         "columns",
@@ -286,6 +310,7 @@ TERMS: tuple[Term, ...] = (
             "goes to the hand.",
         ),
         pgettext_lazy("glossary forms", "columns"),
+        profiles=JAPANESE,
     ),
     _term(
         "commitment",
@@ -303,10 +328,15 @@ TERMS: tuple[Term, ...] = (
 BY_SLUG: dict[str, Term] = {term.slug: term for term in TERMS}
 
 
+def terms_for(profile: str) -> list[Term]:
+    """The terms a table of ``profile`` can show: its rules page lists them."""
+    return [term for term in TERMS if profile in term.profiles]
+
+
 def page_glossary(profile: str) -> dict:
-    """The terms in the active language, for a page's script: each with the
-    address of its entry in the glossary of the rules the table plays."""
+    """The terms of a table's rules in the active language, for its page's
+    script: each with the address of its entry in the rules page's glossary."""
     return {
         "url": reverse("games:rules", args=[profile]),
-        "terms": [term.as_json() for term in TERMS],
+        "terms": [term.as_json() for term in terms_for(profile)],
     }

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation.trans_real import DjangoTranslation
 
-from games.glossary import BY_SLUG, TERMS
+from games.glossary import BY_SLUG, TERMS, terms_for
+from joker.rules import PROFILES
 
 LANGUAGES = ["en", "ka", "ru", "tr"]
 GEORGIAN = re.compile(r"[\u10d0-\u10ff]")
@@ -156,3 +158,17 @@ def test_every_term_a_notice_names_is_in_the_glossary_and_found_in_it(lang):
     # The notices of a deal's end, a pulka's end and a timed-out bid and
     # trump name these.
     assert {"deal", "pulka", "bid", "trump"} <= named
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("profile", PROFILES)
+def test_each_rules_page_has_an_entry_for_each_term_its_tables_show(client, profile):
+    page = client.get(reverse("games:rules", args=[profile])).content.decode()
+    shown = set(re.findall(r'<dt id="(term-[a-z-]+)">', page))
+    assert shown == {term.anchor for term in terms_for(profile)}
+    # The words every table shows, and each game's own.
+    assert {"term-deal", "term-trump", "term-trick", "term-joker"} <= shown
+    if profile == "japanese":
+        assert {"term-declarer", "term-columns"} <= shown
+    else:
+        assert {"term-pulka", "term-hisht", "term-shetenva", "term-tsaglejva"} <= shown
