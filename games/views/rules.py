@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.forms import PROFILE_LABELS
+from games.glossary import terms_for
 from joker import make_rules
 from joker.rules import PROFILES
 
@@ -27,5 +28,6 @@ def rules(request: HttpRequest, profile: str = DEFAULT_PROFILE) -> HttpResponse:
             "rules": make_rules(profile),
             "profiles": [(name, PROFILE_LABELS[name]) for name in PROFILES],
             "title": PROFILE_LABELS[profile],
+            "glossary": terms_for(profile),
         },
     )

@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import fairness, selectors
+from games.glossary import page_glossary
 from games.models import Game, Seat, Table
 from games.views import lobby
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
@@ -129,6 +130,7 @@ def table(request, table_id: int):
             "waiting": False,
             "config": config,
             "snapshot": selectors.snapshot(game, seats, seat),
+            "glossary": page_glossary(table.profile),
         },
     )
 
@@ -187,6 +189,7 @@ def game_replay(request, game_id: int):
             "rating": _rating_result(game, seats),
             "proofs": record.get("fairness", []),
             "check_script": fairness.CHECK_SCRIPT,
+            "glossary": page_glossary(game.table.profile),
             "config": {
                 "game": game.pk,
                 "status": game.status,

@@ -74,3 +74,20 @@ function timeoutText(event, names, you) {
       return "";
   }
 }
+
+// The game's terms each kind of notice names (games/glossary.py): the table
+// makes their words tappable. A timed-out move is "timeout_" and its type.
+export const NOTICE_TERMS = {
+  deal_over: ["deal"],
+  pulka_over: ["pulka"],
+  resign: [],
+  rejoin: [],
+  aborted: [],
+  timeout_card: [],
+  timeout_bid: ["bid"],
+  timeout_trump: ["trump"],
+};
+
+export function eventTerms(event) {
+  return NOTICE_TERMS[(event.timeout ? "timeout_" : "") + event.type] || [];
+}

@@ -32,7 +32,7 @@ export function georgianSheet({ rules, names, deals, pulkas, totals, current, pl
   const head = [
     { text: "#" },
     { text: gettext("Cards"), title: gettext("Cards each") },
-    { text: gettext("Trump") },
+    { text: gettext("Trump"), terms: ["trump"] },
     ...seats.map((seat) => ({ text: names[seat], className: "player" })),
   ];
   const rows = [];
@@ -47,10 +47,12 @@ export function georgianSheet({ rules, names, deals, pulkas, totals, current, pl
     for (const seat of seats) {
       running[seat] += deal.scores[seat];
       const exact = deal.bids[seat] === deal.tricks[seat];
+      // A bid of one or more with no trick taken: a hisht, explained on a tap.
+      const hisht = deal.bids[seat] > 0 && deal.tricks[seat] === 0;
       cells.push({
         className: "score" + (exact ? " exact" : "") + (deal.scores[seat] < 0 ? " minus" : ""),
         parts: [
-          { className: "bt", text: deal.bids[seat] + "/" + deal.tricks[seat] },
+          { className: "bt", text: deal.bids[seat] + "/" + deal.tricks[seat], term: hisht ? "hisht" : null },
           { className: "pts", text: String(deal.scores[seat]) },
         ],
         title: fmt(gettext("bid %s, took %s"), deal.bids[seat], deal.tricks[seat]),
@@ -92,7 +94,7 @@ export function georgianSheet({ rules, names, deals, pulkas, totals, current, pl
 }
 
 function pulkaRow(result, seats, running) {
-  const cells = [{ text: fmt(gettext("Pulka %s"), result.pulka), colSpan: 3 }];
+  const cells = [{ text: fmt(gettext("Pulka %s"), result.pulka), terms: ["pulka"], colSpan: 3 }];
   for (const seat of seats) {
     running[seat] += result.bonus[seat] - result.deduction[seat];
     const marks = [];
@@ -102,7 +104,7 @@ function pulkaRow(result, seats, running) {
     cells.push({
       className: "score",
       parts: [
-        { className: "bt", text: marks.join(" ") },
+        { className: "bt", text: marks.join(" "), terms: ["premium", "deduction"] },
         { className: "pts total", text: String(running[seat]) },
       ],
       title: result.premium[seat] ? gettext("On premium: every bid of the pulka made") : "",
@@ -146,8 +148,8 @@ export function japaneseSheet({ rules, names, deals, totals, current, places, he
   };
   const head = [
     { text: "#" },
-    { text: gettext("Declarer") },
-    { text: gettext("Trump") },
+    { text: gettext("Declarer"), terms: ["declarer"] },
+    { text: gettext("Trump"), terms: ["trump"] },
     ...seats.map((seat) => ({ text: names[seat], className: "player" })),
   ];
   const rows = deals.map((deal, index) => ({

@@ -4,6 +4,7 @@
 import { el } from "../lib/dom.js";
 import { fmt, gettext, ngettext } from "../lib/i18n.js";
 import { pulkaPosition } from "../game/premium.js";
+import { annotated, termEl } from "../views/terms.js";
 
 export class Bar {
   constructor({ deal, dealer, table, commitment, conn }, { rules, names }) {
@@ -23,35 +24,43 @@ export class Bar {
         annulled: gettext("Annulled"),
       }[snap.status] || gettext("Game over");
     } else if (rules.japanese) {
-      deal.textContent = fmt(gettext("Deal %s"), view.deal + 1);
+      deal.replaceChildren(annotated(fmt(gettext("Deal %s"), view.deal + 1), ["deal"]));
     } else {
       const where = pulkaPosition(view.deal, rules.pulka_sizes);
       // The pulka in a part of its own: a phone leaves it out to keep the
       // bar on one line (the scoresheet shows it).
+      const pulka = el("span", "bar-pulka");
+      pulka.append(annotated(" · " + fmt(gettext("pulka %s"), where.pulka), ["pulka"]));
       deal.replaceChildren(
-        fmt(gettext("Deal %s of %s"), view.deal + 1, rules.schedule.length),
-        el("span", "bar-pulka", " · " + fmt(gettext("pulka %s"), where.pulka)),
+        annotated(fmt(gettext("Deal %s of %s"), view.deal + 1, rules.schedule.length), ["deal"]),
+        pulka,
         view.cards ? " · " + fmt(ngettext("%s card", "%s cards", view.cards), view.cards) : "",
       );
     }
-    dealer.textContent =
+    dealer.replaceChildren(
       view.dealer === null || over
         ? ""
-        : fmt(rules.japanese ? gettext("Declarer: %s") : gettext("Dealer: %s"), this.names(view.dealer));
+        : annotated(
+            fmt(rules.japanese ? gettext("Declarer: %s") : gettext("Dealer: %s"), this.names(view.dealer)),
+            [rules.japanese ? "declarer" : "dealer"],
+          ),
+    );
     table.textContent = "";
     table.className = "";
     const bids = view.bids || [];
     if (!rules.japanese && !over && bids.length === rules.players && bids.every((b) => b !== null)) {
       const sum = bids.reduce((a, b) => a + b, 0);
       const under = sum < view.cards;
-      table.textContent =
-        (under ? gettext("Shetenva") : gettext("Tsaglejva")) + ": " + fmt(gettext("%s bid for %s tricks"), sum, view.cards);
+      table.replaceChildren(
+        termEl(under ? "shetenva" : "tsaglejva", under ? gettext("Shetenva") : gettext("Tsaglejva")),
+        ": " + fmt(gettext("%s bid for %s tricks"), sum, view.cards),
+      );
       table.className = under ? "under" : "over";
     }
     const hash = (snap.commitments || [])[view.deal];
     commitment.textContent = "";
     if (hash && !over) {
-      commitment.textContent = fmt(gettext("Deal hash %s…"), hash.slice(0, 10));
+      commitment.replaceChildren(annotated(fmt(gettext("Deal hash %s…"), hash.slice(0, 10)), ["commitment"]));
       commitment.title = fmt(gettext("SHA-256 commitment to this deal's cards, published before play: %s"), hash);
     }
   }

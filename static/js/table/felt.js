@@ -8,6 +8,7 @@ import { SYMBOL, isRed, trumpName } from "../game/cards.js";
 import { partnerOf, positionOf, teamOf } from "../game/seating.js";
 import { LOW_SECONDS, formatClock, secondsLeft, shareLeft } from "../game/clock.js";
 import { cardEl, playEl } from "../views/card.js";
+import { annotated, termEl } from "../views/terms.js";
 
 export class Felt {
   constructor(root, { rules, names, ratings }) {
@@ -74,7 +75,7 @@ export class Felt {
     box.hidden = !playing;
     if (!playing) return;
     box.className = "felt-trump" + (isRed(view.trump) ? " red" : "");
-    box.append(el("span", "felt-trump-label", gettext("Trump")));
+    box.append(spanOf("felt-trump-label", termEl("trump", gettext("Trump"))));
     if (view.trump && view.trump !== "none") {
       box.append(el("span", "felt-trump-suit", SYMBOL[view.trump]));
       box.dataset.trump = view.trump;
@@ -82,10 +83,10 @@ export class Felt {
       box.dataset.trump = view.trump || "";
     }
     const words = view.trump === null && view.phase === "trump" ? gettext("being named") : trumpName(view.trump);
-    box.append(el("span", "felt-trump-name", words));
+    box.append(spanOf("felt-trump-name", annotated(words, ["no-trump"])));
     if (view.turned) {
       const turned = el("span", "felt-turned");
-      turned.append(cardEl(view.turned), el("span", "felt-turned-label", gettext("turned")));
+      turned.append(cardEl(view.turned), spanOf("felt-turned-label", termEl("turned", gettext("turned"))));
       box.append(turned);
     }
   }
@@ -129,7 +130,8 @@ export class Felt {
         if (seat !== snap.you) parts.badges.append(el("span", "badge partner", text));
       }
       if (inDeal && view.dealer === seat) {
-        parts.badges.append(el("span", "badge dealer", rules.japanese ? gettext("declarer") : gettext("dealer")));
+        const badge = rules.japanese ? termEl("declarer", gettext("declarer")) : termEl("dealer", gettext("dealer"));
+        parts.badges.append(spanOf("badge dealer", badge));
       }
       if (info.left) {
         const botPlays = !rules.japanese && playing;
@@ -161,8 +163,8 @@ export class Felt {
       const mark = premium[seat];
       parts.premium.hidden = !mark || !inDeal;
       parts.premium.className = "seat-premium " + (mark || "");
-      parts.premium.textContent =
-        mark === "exact" ? "★ " + gettext("on premium") : mark === "missed" ? gettext("premium lost") : "";
+      const premiumText = mark === "exact" ? gettext("on premium") : mark === "missed" ? gettext("premium lost") : "";
+      parts.premium.replaceChildren(mark === "exact" ? "★ " : "", annotated(premiumText, ["premium"]));
       parts.premium.title =
         mark === "exact"
           ? gettext("Exact in every deal of this pulka so far")
@@ -266,5 +268,12 @@ export class Felt {
 function stat(kind, label, value) {
   const node = el("span", "stat stat-" + kind);
   node.append(el("span", "stat-label", label), el("span", "stat-value", value));
+  return node;
+}
+
+// A span of the felt holding `child` (a term that can be tapped, or text).
+function spanOf(className, child) {
+  const node = el("span", className);
+  node.append(child);
   return node;
 }

@@ -7,7 +7,7 @@ import { userGestureSeen } from "../lib/gesture.js";
 import { fmt, gettext } from "../lib/i18n.js";
 import { openSocket } from "../lib/socket.js";
 import { clockOffset, formatClock } from "../game/clock.js";
-import { errorText, eventText } from "../game/messages.js";
+import { errorText, eventTerms, eventText } from "../game/messages.js";
 import { seatName } from "../game/names.js";
 import { premiumTracker } from "../game/premium.js";
 import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
@@ -158,7 +158,7 @@ export function startTable(config, snapshot) {
         for (const reply of out.send) socket.send(reply);
         for (const notice of out.notices) {
           if (notice.kind === "error") notices.show(errorText(notice.code, notice.message), true);
-          else notices.show(eventText(notice.event, names, state.snap.you));
+          else notices.show(eventText(notice.event, names, state.snap.you), false, eventTerms(notice.event));
         }
         commitments.remember(state.snap.commitments);
         if (out.trick) {

@@ -6,6 +6,7 @@ import { fmt, gettext, ngettext } from "../lib/i18n.js";
 import { NOMINAL, SYMBOL, cardText, isRed, suitName } from "../game/cards.js";
 import { LOW_SECONDS, secondsLeft } from "../game/clock.js";
 import { arrowTarget } from "../game/keys.js";
+import { annotated } from "../views/terms.js";
 
 export class Prompt {
   constructor(root, { names, send, cancelJoker }) {
@@ -67,7 +68,7 @@ export class Prompt {
     this.timer = el("span", "my-timer");
     const canAct = state.canAct();
     if (view.phase === "trump") {
-      root.append(el("span", "ask", gettext("Name trump:")));
+      root.append(ask(gettext("Name trump:"), ["trump"]));
       const row = el("span", "choices");
       for (const action of view.legal) {
         const label =
@@ -76,7 +77,7 @@ export class Prompt {
       }
       root.append(row);
     } else if (view.phase === "bid") {
-      root.append(el("span", "ask", gettext("Your bid:")));
+      root.append(ask(gettext("Your bid:"), ["bid"]));
       const row = el("span", "choices bids");
       const bids = view.legal.map((action) => action.bid);
       for (const action of view.legal) {
@@ -91,7 +92,7 @@ export class Prompt {
         root.append(el("span", "muted", fmt(gettext("As the dealer you may not bid %s."), forbidden.join(", "))));
       }
     } else if (view.phase === "card" && state.choosing) {
-      root.append(el("span", "ask", fmt(gettext("Play %s as:"), cardText(state.choosing))));
+      root.append(ask(fmt(gettext("Play %s as:"), cardText(state.choosing)), ["joker"]));
       root.append(this.jokerChoices(state, canAct));
       const cancel = el("button", "secondary", gettext("Cancel"));
       cancel.type = "button";
@@ -122,7 +123,9 @@ export class Prompt {
       const withMode = choices.filter((choice) => choice.mode === mode);
       if (!withMode.length) continue;
       const row = el("span", "joker-row");
-      row.append(el("span", "joker-mode", labels[mode]));
+      const label = el("span", "joker-mode");
+      label.append(annotated(labels[mode], [mode]));
+      row.append(label);
       for (const choice of withMode) {
         const node = this.button(SYMBOL[choice.suit], choice, "choice suit" + (isRed(choice.suit) ? " red" : ""), canAct);
         node.setAttribute("aria-label", labels[mode] + ": " + suitName(choice.suit));
@@ -160,4 +163,11 @@ export class Prompt {
     this.timer.textContent = fmt(ngettext("%s second left", "%s seconds left", whole), whole);
     this.timer.classList.toggle("low", left <= LOW_SECONDS);
   }
+}
+
+// The question of the prompt, its game's words (`terms`) tappable.
+function ask(text, terms) {
+  const node = el("span", "ask");
+  node.append(annotated(text, terms));
+  return node;
 }

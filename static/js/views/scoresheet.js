@@ -1,13 +1,25 @@
-// Draws a scoresheet model (game/scoresheet.js) as a table.
+// Draws a scoresheet model (game/scoresheet.js) as a table. The game's
+// words in it can be tapped for their explanation: a text's `terms` (words
+// found in it), or a part that is a `term` as a whole (a hisht's "2/0").
 
 import { el } from "../lib/dom.js";
+import { annotated, termEl } from "./terms.js";
+
+function textOf(item) {
+  const text = item.text ?? "";
+  return item.term ? termEl(item.term, text) : annotated(text, item.terms);
+}
 
 function cellEl(tag, cell) {
   const node = el(tag, cell.className || "");
   if (cell.parts) {
-    for (const part of cell.parts) node.append(el("span", part.className, part.text));
+    for (const part of cell.parts) {
+      const span = el("span", part.className);
+      span.append(textOf(part));
+      node.append(span);
+    }
   } else {
-    node.textContent = cell.text ?? "";
+    node.append(textOf(cell));
   }
   if (cell.title) node.title = cell.title;
   if (cell.colSpan) node.colSpan = cell.colSpan;
