@@ -1,0 +1,158 @@
+"""What the felt shows around a trick, in Chromium: the caption of a trick
+just taken stays whole and clear of the cards and the joker's mode under
+them, on a phone and a wide screen, in every language."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Game
+from tests.browser.test_table_page import log_in
+from tests.factories import DEFAULT_PASSWORD
+from tests.games.helpers import play_until
+
+LANGUAGES = ("en", "ka", "ru", "tr")
+JOKERS = ("X1", "X2")
+
+# Notes, when a trick is shown taken, the caption's box and its text's box,
+# whether its text fits, what is drawn at points along the text, and the
+# boxes of the trick's cards and jokers' modes.
+WATCH_THE_CAPTION = """() => {
+  const trick = document.querySelector("#trick");
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  new MutationObserver(() => {
+    const caption = trick.querySelector(".trick-caption");
+    if (window.takenTrick || !trick.classList.contains("finished") || !caption) return;
+    window.takenTrick = "measuring";
+    // Wait for the last card to land: it flies in from its player's side.
+    const moving = trick.getAnimations({ subtree: true });
+    Promise.all(moving.map((a) => a.finished)).then(() => {
+      const range = document.createRange();
+      range.selectNodeContents(caption);
+      const text = range.getBoundingClientRect();
+      const hits = [0.05, 0.25, 0.5, 0.75, 0.95].map((share) => {
+        const hit = document.elementFromPoint(
+          text.x + text.width * share, text.y + text.height / 2);
+        return hit === caption ? "caption" : hit ? hit.className : "nothing";
+      });
+      window.takenTrick = {
+        text: caption.textContent,
+        caption: box(caption),
+        words: { x: text.x, y: text.y, width: text.width, height: text.height },
+        fits: caption.scrollWidth <= caption.clientWidth + 1,
+        hits,
+        parts: [...trick.querySelectorAll(".play .card, .play .mode")].map((node) => ({
+          what: node.className, text: node.textContent, ...box(node),
+        })),
+      };
+    });
+  }).observe(trick, { childList: true, subtree: true, attributes: true });
+}"""
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.fixture
+def joker_to_close_a_trick(transactional_db, read_db):
+    """A Georgian table of four people, played on until the first of them
+    holds a joker and is the last to play to a trick. Their name and the
+    table."""
+
+    def create():
+        users = [
+            get_user_model().objects.create_user(
+                username=f"felt-{uuid.uuid4().hex[:8]}", password=DEFAULT_PASSWORD
+            )
+            for _ in range(4)
+        ]
+        table = services.table_create(
+            user=users[0],
+            profile="georgian-club",
+            options={"schedule": "nines"},
+            turn_seconds=120,
+        )
+        for number, user in enumerate(users[1:], start=1):
+            services.seat_take(
+                table_id=table.pk,
+                user=user,
+                number=number,
+                invite_code=table.invite_code,
+            )
+
+        def last_to_play_with_a_joker(game) -> bool:
+            state = game.engine_state()
+            return (
+                state.phase == "card"
+                and state.turn == 0
+                and len(state.trick) == 3
+                and any(card in JOKERS for card in state.hands[0])
+            )
+
+        play_until(Game.objects.get(table=table), last_to_play_with_a_joker)
+        return users[0].username, table.pk
+
+    return read_db(create)
+
+
+def open_in(browser, server, viewport, language, username, table_id):
+    context = browser.new_context(base_url=server, viewport=viewport, locale="en-US")
+    context.set_default_timeout(30_000)
+    log_in(context.new_page(), username)
+    context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda error: page.js_errors.append(str(error)))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#conn[data-state='online']").wait_for()
+    assert page.evaluate("document.documentElement.lang") == language
+    page.evaluate(WATCH_THE_CAPTION)
+    return context, page
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 360, "height": 740}, {"width": 1280, "height": 900}],
+    ids=["phone", "desktop"],
+)
+def test_the_caption_of_a_taken_trick_is_clear_of_the_joker(
+    joker_to_close_a_trick, browser, server, viewport
+):
+    username, table_id = joker_to_close_a_trick
+    opened = [
+        open_in(browser, server, viewport, language, username, table_id)
+        for language in LANGUAGES
+    ]
+    try:
+        # The same seat in four languages: one plays the joker, as high as
+        # it goes, and every page shows the trick taken.
+        player = opened[0][1]
+        player.locator("#hand button.card.joker.legal").first.click()
+        player.locator("#prompt button.choice:not([disabled])").first.click()
+        for language, (_, page) in zip(LANGUAGES, opened, strict=True):
+            page.wait_for_function("() => typeof window.takenTrick === 'object'")
+            taken = page.evaluate("window.takenTrick")
+            assert any("mode" in part["what"] for part in taken["parts"]), taken
+            where = f"{language} at {viewport['width']}px: {taken}"
+            assert taken["fits"], where
+            assert taken["hits"] == ["caption"] * 5, where
+            for part in taken["parts"]:
+                assert not overlap(taken["words"], part), where
+            assert page.js_errors == [], where
+    finally:
+        for context, _ in opened:
+            context.close()
