@@ -13,7 +13,7 @@ from games import services
 from games.models import Game
 from tests.browser.test_table_page import log_in
 from tests.factories import DEFAULT_PASSWORD
-from tests.games.helpers import play_until
+from tests.games.helpers import play_until, snapshot
 
 LANGUAGES = ("en", "ka", "ru", "tr")
 JOKERS = ("X1", "X2")
@@ -156,3 +156,94 @@ def test_the_caption_of_a_taken_trick_is_clear_of_the_joker(
     finally:
         for context, _ in opened:
             context.close()
+
+
+# The face-up cards of the player's own columns, as drawn: how opaque each
+# is with everything around it, its filter, and whether any point of it is
+# covered by something else.
+COLUMN_CARDS = """() => [
+  ...document.querySelectorAll("#columns-bottom .card.up"),
+].map((card) => {
+  let opacity = 1;
+  for (let node = card; node; node = node.parentElement) {
+    opacity *= Number(getComputedStyle(node).opacity);
+  }
+  const r = card.getBoundingClientRect();
+  const points = [[0.1, 0.1], [0.9, 0.1], [0.5, 0.5], [0.1, 0.9], [0.9, 0.9]];
+  const covered = points.some(([x, y]) => {
+    const hit = document.elementFromPoint(r.x + r.width * x, r.y + r.height * y);
+    return !hit || !card.contains(hit);
+  });
+  return {
+    card: card.dataset.card,
+    playable: card.classList.contains("legal"),
+    opacity,
+    filter: getComputedStyle(card).filter,
+    covered,
+  };
+})"""
+
+
+@pytest.fixture
+def column_card_not_to_be_played(transactional_db, read_db):
+    """A Japanese Joker table of two people, played on until the first of
+    them is to follow a lead with a face-up column card that may not be
+    played. Their name and the table."""
+
+    def create():
+        users = [
+            get_user_model().objects.create_user(
+                username=f"cols-{uuid.uuid4().hex[:8]}", password=DEFAULT_PASSWORD
+            )
+            for _ in range(2)
+        ]
+        table = services.table_create(
+            user=users[0], profile="japanese", turn_seconds=120
+        )
+        services.seat_take(
+            table_id=table.pk,
+            user=users[1],
+            number=1,
+            invite_code=table.invite_code,
+        )
+
+        def an_up_card_not_to_be_played(game) -> bool:
+            state = game.engine_state()
+            if state.phase != "card" or state.turn != 0 or len(state.trick) != 1:
+                return False
+            legal = {choice["card"] for choice in snapshot(game, 0)["view"]["legal"]}
+            return any(up not in legal for _, up in state.columns[0])
+
+        play_until(Game.objects.get(table=table), an_up_card_not_to_be_played)
+        return users[0].username, table.pk
+
+    return read_db(create)
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 360, "height": 740}, {"width": 1280, "height": 900}],
+    ids=["phone", "desktop"],
+)
+def test_a_column_card_that_may_not_be_played_is_dimmed_not_see_through(
+    column_card_not_to_be_played, browser, server, viewport
+):
+    username, table_id = column_card_not_to_be_played
+    context, page = open_in(browser, server, viewport, "en", username, table_id)
+    try:
+        page.locator("#columns-bottom .card.up.illegal").first.wait_for()
+        cards = page.evaluate(COLUMN_CARDS)
+        unplayable = [card for card in cards if not card["playable"]]
+        assert unplayable, cards
+        for card in cards:
+            # Whole and opaque: the face-down card under it never shows
+            # through, so it does not look torn.
+            assert card["opacity"] == 1, card
+            assert not card["covered"], card
+        for card in unplayable:
+            # Dimmed, so it plainly may not be played.
+            assert "grayscale" in card["filter"], card
+            assert "brightness" in card["filter"], card
+        assert page.js_errors == []
+    finally:
+        context.close()
