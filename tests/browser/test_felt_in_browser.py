@@ -247,3 +247,100 @@ def test_a_column_card_that_may_not_be_played_is_dimmed_not_see_through(
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.fixture
+def trump_to_name(transactional_db, read_db, settings):
+    """A Georgian table of four people on a short clock, played on until the
+    first of them is to name trump. Their name and the table."""
+    settings.PULKA_ANY_TURN_SECONDS = True  # as the server has it here
+
+    def create():
+        users = [
+            get_user_model().objects.create_user(
+                username=f"namer-{uuid.uuid4().hex[:8]}", password=DEFAULT_PASSWORD
+            )
+            for _ in range(4)
+        ]
+        table = services.table_create(
+            user=users[0],
+            profile="georgian-club",
+            options={"schedule": "nines"},
+            turn_seconds=TRUMP_SECONDS,
+        )
+        for number, user in enumerate(users[1:], start=1):
+            services.seat_take(
+                table_id=table.pk,
+                user=user,
+                number=number,
+                invite_code=table.invite_code,
+            )
+
+        def first_to_name_trump(game) -> bool:
+            state = game.engine_state()
+            return state.phase == "trump" and state.turn == 0
+
+        play_until(Game.objects.get(table=table), first_to_name_trump)
+        return users[0].username, table.pk
+
+    return read_db(create)
+
+
+# Every text the notices line shows, kept: each stays only a few seconds.
+KEEP_NOTICES = """() => {
+  window.notices = [];
+  const line = document.querySelector("#notices");
+  new MutationObserver(() => window.notices.push(line.textContent)).observe(
+    line, { childList: true, characterData: true, subtree: true });
+}"""
+# Long enough to open the four pages before the clock runs out.
+TRUMP_SECONDS = 25
+# "Time ran out: trump was named for you: <suit or no trump>." in each language.
+TRUMP_FOR_YOU = {
+    "en": ("Time ran out: trump was named for you: ", "."),
+    "ka": ("დრო ამოიწურა: კოზირი თქვენს მაგივრად დასახელდა: ", "."),
+    "ru": ("Время вышло: козырь назван за вас: ", "."),
+    "tr": ("Süre doldu: koz sizin yerinize söylendi: ", "."),
+}
+SUIT_NAMES = {
+    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    "ka": {"S": "ყვავი", "H": "გული", "D": "აგური", "C": "ჯვარი"},
+    "ru": {"S": "пики", "H": "черви", "D": "бубны", "C": "трефы"},
+    "tr": {"S": "maça", "H": "kupa", "D": "karo", "C": "sinek"},
+}
+NO_TRUMP = {"en": "no trump", "ka": "უკოზირო", "ru": "без козыря", "tr": "kozsuz"}
+
+
+@pytest.mark.timeout(180)
+def test_the_player_is_told_which_trump_the_clock_named(
+    trump_to_name, browser, server, read_db
+):
+    username, table_id = trump_to_name
+    opened = [
+        open_in(
+            browser, server, {"width": 360, "height": 740}, lang, username, table_id
+        )
+        for lang in LANGUAGES
+    ]
+    try:
+        for _, page in opened:
+            page.evaluate(KEEP_NOTICES)
+        for language, (_, page) in zip(LANGUAGES, opened, strict=True):
+            start, end = TRUMP_FOR_YOU[language]
+            said = page.wait_for_function(
+                "(start) => window.notices.find((text) => text.startsWith(start))",
+                arg=start,
+                timeout=(TRUMP_SECONDS + 20) * 1000,
+            ).json_value()
+            named = read_db(
+                lambda: Game.objects.get(table_id=table_id).engine_state().trump
+            )
+            if named == "none":
+                expected = NO_TRUMP[language]
+            else:
+                expected = SUIT_NAMES[language][named]
+            assert said == f"{start}{expected}{end}", said
+            assert page.js_errors == []
+    finally:
+        for context, _ in opened:
+            context.close()
