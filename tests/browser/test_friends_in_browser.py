@@ -344,7 +344,9 @@ def test_notifications_are_asked_for_on_a_click_and_shown_when_hidden(
         nino_context, nino = signed_in(browser, server, "nino")
         contexts += [giorgi_context, nino_context]
         giorgi.goto("/friends/")
-        assert giorgi.locator("button[data-notifications]").is_disabled()
+        switch = giorgi.locator("button[data-notifications]")
+        assert switch.get_attribute("aria-pressed") == "true"
+        assert switch.inner_text() == "Notifications are on"
         # A page that the news does not reload.
         giorgi.goto("/ratings/")
         wait_online(read_db, giorgi_id)
@@ -372,6 +374,48 @@ def test_notifications_are_asked_for_on_a_click_and_shown_when_hidden(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.django_db(transaction=True)
+def test_allowed_notifications_are_turned_off_and_on_again_from_the_site(
+    browser, server, read_db
+):
+    _, giorgi_id, *_ = players(read_db, "nino", "giorgi", "tamar", "levan", "eka")
+    context, giorgi = signed_in(browser, server, "giorgi")
+    try:
+        context.grant_permissions(["notifications"], origin=server)
+        giorgi.goto("/friends/")
+        switch = giorgi.locator("button[data-notifications]")
+        assert switch.inner_text() == "Notifications are on"
+        switch.click()
+        assert switch.inner_text() == "Notifications are off"
+        assert switch.get_attribute("aria-pressed") == "false"
+
+        # Off: the news is on the page, and no notification is shown.
+        giorgi.goto("/ratings/")
+        wait_online(read_db, giorgi_id)
+        giorgi.evaluate("window.hideTab = true")
+        ask_giorgi(read_db, "tamar")
+        giorgi.locator(".me-notice").filter(has_text="tamar asks").wait_for()
+        assert giorgi.evaluate("window.notified") == []
+
+        # Remembered in this browser, and turned on again.
+        giorgi.goto("/friends/")
+        assert switch.inner_text() == "Notifications are off"
+        switch.click()
+        assert switch.get_attribute("aria-pressed") == "true"
+        giorgi.goto("/ratings/")
+        wait_online(read_db, giorgi_id)
+        giorgi.evaluate("window.hideTab = true")
+        ask_giorgi(read_db, "levan")
+        giorgi.wait_for_function("window.notified.length === 1")
+        assert giorgi.evaluate("window.notified") == [
+            {"title": "Friend request", "body": "levan asks to be your friend."}
+        ]
+        assert giorgi.js_errors == []
+    finally:
+        context.close()
 
 
 @pytest.mark.timeout(300)

@@ -352,7 +352,10 @@ async def test_a_move_after_the_deadline_is_refused_and_the_timeout_applies_once
     first, second, _ = await table_of_three(connect, game, declarer, other)
     timeout = await first.receive_until(of_type("update"), timeout=5)
     assert timeout["version"] == 2
-    assert timeout["events"][0]["events"][0]["type"] == "trump"
+    named = timeout["events"][0]["events"][0]
+    assert named["type"] == "trump"
+    # The suit the clock named goes with it: the player's notice says it.
+    assert named["trump"] in {"S", "H", "D", "C", "none"}
 
     await first.send(action_message(1, {"trump": "H"}, "late-1"))
     refusal = await first.receive_until(of_type("error"))

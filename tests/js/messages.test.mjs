@@ -36,6 +36,8 @@ test("a move the timer made says so, to its player and to the table", () => {
   assert.equal(eventText(bid, names, 0), "Time ran out: a bid of 0 was made for you.");
   assert.equal(eventText(bid, names, 2), "Time ran out: a bid of 0 was made for nino.");
   const trump = { type: "trump", seat: 3, trump: "H", timeout: true };
-  assert.equal(eventText(trump, names, 3), "Time ran out: trump was named for you.");
-  assert.equal(eventText(trump, names, 1), "Time ran out: trump was named for Autopilot 4.");
+  assert.equal(eventText(trump, names, 3), "Time ran out: trump was named for you: hearts.");
+  assert.equal(eventText(trump, names, 1), "Time ran out: trump was named for Autopilot 4: hearts.");
+  const none = { ...trump, trump: "none" };
+  assert.equal(eventText(none, names, 3), "Time ran out: trump was named for you: no trump.");
 });

@@ -2,7 +2,7 @@
 // (docs/protocol.md), and the events worth a line ("Deal 1 is over"). Pure.
 
 import { fmt, gettext } from "../lib/i18n.js";
-import { cardText } from "./cards.js";
+import { cardText, trumpName } from "./cards.js";
 
 export function errorText(code, fallback) {
   const texts = {
@@ -69,7 +69,10 @@ function timeoutText(event, names, you) {
         ? fmt(gettext("Time ran out: a bid of %s was made for you."), event.bid)
         : fmt(gettext("Time ran out: a bid of %s was made for %s."), event.bid, who);
     case "trump":
-      return mine ? gettext("Time ran out: trump was named for you.") : fmt(gettext("Time ran out: trump was named for %s."), who);
+      // The suit named (or "no trump"): the player has to know it to play.
+      return mine
+        ? fmt(gettext("Time ran out: trump was named for you: %s."), trumpName(event.trump))
+        : fmt(gettext("Time ran out: trump was named for %s: %s."), who, trumpName(event.trump));
     default:
       return "";
   }
