@@ -43,9 +43,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,10 +172,20 @@ def bot_moves(game_ids: list[int], since, until) -> tuple[list[int], list[int]]:
 
 
 def health(base: str) -> dict:
-    import json
+    """What /health/ says of the bots; on a 503 (a check failed on a busy
+    machine), that too, with the checks that failed."""
+    try:
+        with urllib.request.urlopen(f"{base}/health/", timeout=10) as response:
+            body = json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        body = json.loads(error.read())
+        failed = [name for name, check in body.items() if _failed(check)]
+        return {**body["live"]["bots"], "status": error.code, "failed": failed}
+    return body["live"]["bots"]
 
-    with urllib.request.urlopen(f"{base}/health/", timeout=10) as response:
-        return json.loads(response.read())["live"]["bots"]
+
+def _failed(check) -> bool:
+    return isinstance(check, dict) and check.get("status") == "error"
 
 
 async def play(base: str, games: list[tuple[int, str]], think: float, seconds: float):
