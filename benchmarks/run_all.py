@@ -133,6 +133,24 @@ BENCHMARKS = (
         ),
         port=True,
     ),  # fmt: skip
+    # Bot tables at human pace, the bot at the compiled bot's 25 ms: two
+    # phases of two minutes (the peer's 2 tables, then 50).
+    Benchmark(
+        "bot tables",
+        "bot_tables.py",
+        ("--bot-seconds", "0.025"),
+        (
+            "--tables",
+            "3",
+            "--peer-tables",
+            "1",
+            "--seconds",
+            "10",
+            "--bot-seconds",
+            "0.025",
+        ),
+        port=True,
+    ),  # fmt: skip
     # Long enough for a few 2-second turns to run out.
     Benchmark("timers", "timers.py", (), ("--games", "5", "--seconds", "8"), True),
     Benchmark("flood", "flood.py", (), ("--moves", "10", "--time-limit", "20"), True),

@@ -80,13 +80,20 @@ def health(request: HttpRequest) -> JsonResponse:
 
 def live_games() -> dict:
     """This process's share of the live games: its node name, the games it
-    owns, and the messages it sent through the channel layer to reach an
-    owner or a socket in another process (none while every game's sockets
-    reach their owner)."""
+    owns, the messages it sent through the channel layer to reach an owner
+    or a socket in another process (none while every game's sockets reach
+    their owner), and its practice bots' moves of the last minutes with
+    the share given less than their level's thinking budget."""
+    from games.live.bot_pool import LOAD
     from games.live.hall import owned_games
     from games.live.relay import HOPS
 
-    return {"node": settings.PULKA_LIVE_NODE, "owned": owned_games(), **HOPS}
+    return {
+        "node": settings.PULKA_LIVE_NODE,
+        "owned": owned_games(),
+        **HOPS,
+        "bots": LOAD.summary(),
+    }
 
 
 @csrf_exempt  # a refusal whatever was sent, the same for every method

@@ -15,18 +15,25 @@ them: no list shows those fields, and no page filters, searches or sorts by
 them, for anybody (``config.admin.KeepsSecrets``).
 """
 
+from datetime import timedelta
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth.models import Permission
 from django.db.models import Q
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from common.admin import ReadOnlyAdmin
 from common.errors import ApplicationError
 from games.models import DealRecord, Game, GameEvent, HandsRead, Seat, Table
+from games.selectors import bot_load
 from games.services.annul import game_annul
+
+# The window of bot moves the game events' list sums up.
+BOT_LOAD_WINDOW = timedelta(hours=1)
 
 
 class SeatInline(admin.TabularInline):
@@ -197,11 +204,21 @@ class GameEventAdmin(ReadOnlyAdmin):
         "cause",
         "action",
         "thinking_ms",
+        "budget_ms",
+        "cut_short",
         "created_at",
     ]
-    list_filter = ["kind", "cause"]
+    list_filter = ["kind", "cause", "cut_short"]
     search_fields = ["game__id"]
     list_select_related = ["game"]
+
+    def changelist_view(self, request, extra_context=None):
+        """Above the list: the share of the last hour's bot moves that were
+        given less than their level's thinking budget."""
+        load = bot_load(timezone.now() - BOT_LOAD_WINDOW)
+        return super().changelist_view(
+            request, {**(extra_context or {}), "bot_load": load}
+        )
 
 
 @admin.register(DealRecord)

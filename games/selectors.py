@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -390,3 +390,26 @@ def player_recent_games(user, *, viewer=None, limit: int = 10) -> list[RecentGam
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class BotLoad:
+    """The practice bots' moves since a time: how many, and how many were
+    given less than their level's thinking budget (the bot processes busy)."""
+
+    since: datetime
+    moves: int
+    cut_short: int
+
+    @property
+    def percent_cut_short(self) -> int:
+        return round(100 * self.cut_short / self.moves) if self.moves else 0
+
+
+def bot_load(since: datetime) -> BotLoad:
+    """The bot moves made since ``since``, on every node (read through the
+    index of bot moves by time, so a recent window stays cheap)."""
+    counts = GameEvent.objects.filter(
+        budget_ms__isnull=False, created_at__gte=since
+    ).aggregate(moves=Count("pk"), cut_short=Count("pk", filter=Q(cut_short=True)))
+    return BotLoad(since, counts["moves"], counts["cut_short"])

@@ -7,6 +7,7 @@ real servers, started by `make run` and the test session, so every setup runs
 the code that production runs.
 """
 
+import os
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -336,8 +337,12 @@ PULKA_SOCKET_SILENCE_SECONDS = env.float("PULKA_SOCKET_SILENCE_SECONDS", default
 # (games.live.routing). Empty: one process, where every game is at home.
 PULKA_LIVE_NODES = env.list("PULKA_LIVE_NODES", default=[])
 PULKA_LIVE_NODE = env.str("PULKA_LIVE_NODE", default="")
-# Processes the practice bots think in, per server process.
-PULKA_BOT_PROCESSES = env.int("PULKA_BOT_PROCESSES", default=1)
+# Processes the practice bots think in, per server process: by default one
+# per core this process may run on, so that the bots think their whole
+# budget whenever the CPU is there (games.live.thinking).
+PULKA_BOT_PROCESSES = env.int(
+    "PULKA_BOT_PROCESSES", default=len(os.sched_getaffinity(0))
+)
 # The sweep hands a game over when it is this many seconds overdue or unowned.
 PULKA_SWEEP_MARGIN_SECONDS = env.float("PULKA_SWEEP_MARGIN_SECONDS", default=5)
 PULKA_SWEEP_EVERY_SECONDS = env.float("PULKA_SWEEP_EVERY_SECONDS", default=10)

@@ -2,6 +2,8 @@
 
 One pool per server process, shared by its halls; each of its processes
 ends with the server, however the server ends (``thinking.follow_server``).
+``LOAD`` counts the moves of the last minutes and those cut short, for
+/health/.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import asyncio
 import multiprocessing
 import os
 import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 
 from django.conf import settings
@@ -17,6 +20,41 @@ from django.conf import settings
 from games.live import thinking
 
 _pool: ProcessPoolExecutor | None = None
+
+
+class Load:
+    """The bot moves thought in this process over the last ``window``
+    seconds: how many, and how many were given less than their level's
+    budget because every bot process was busy."""
+
+    def __init__(self, window: float = 300.0, clock=time.monotonic):
+        self.window = window
+        self.clock = clock
+        self.moves: deque[tuple[float, bool]] = deque()  # (when, cut short)
+
+    def add(self, thought: thinking.Thought) -> None:
+        self.moves.append((self.clock(), thought.cut_short))
+        self._forget_old()
+
+    def summary(self) -> dict:
+        self._forget_old()
+        moves = len(self.moves)
+        cut = sum(cut_short for _, cut_short in self.moves)
+        return {
+            "processes": settings.PULKA_BOT_PROCESSES,
+            "window_seconds": round(self.window),
+            "moves": moves,
+            "cut_short": cut,
+            "share_cut_short": round(cut / moves, 3) if moves else 0.0,
+        }
+
+    def _forget_old(self) -> None:
+        since = self.clock() - self.window
+        while self.moves and self.moves[0][0] < since:
+            self.moves.popleft()
+
+
+LOAD = Load()
 
 
 def pool() -> ProcessPoolExecutor:
@@ -41,12 +79,14 @@ def stop() -> None:
 async def think(bot: str, state, deal_actions: list) -> thinking.Thought:
     """A practice bot's move for the seat to move in ``state``."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(
+    thought = await loop.run_in_executor(
         pool(),
         thinking.practice_move,
         state,
         deal_actions,
         bot,
         settings.PULKA_PRACTICE_BOT_SECONDS,
-        time.time(),  # the wait for a free bot process counts too
+        time.time(),  # a long wait for a free bot process counts too
     )
+    LOAD.add(thought)
+    return thought

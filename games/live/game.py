@@ -201,9 +201,7 @@ class LiveGame:
         if seat.played_by_bot:
             if thought is None:
                 return self._step(autopilot_action(self.state), cause=BOT, now=now)
-            return self._step(
-                thought.action, cause=BOT, now=now, thinking_ms=thought.milliseconds
-            )
+            return self._step(thought.action, cause=BOT, now=now, thought=thought)
         if self._forfeits(seat.number):
             return self.decide_resign(seat.number, cause=TIMEOUT, now=now)
         return self._step(autopilot_action(self.state), cause=TIMEOUT, now=now)
@@ -317,12 +315,13 @@ class LiveGame:
         cause: str,
         now: datetime,
         client_id: str = "",
-        thinking_ms: int | None = None,
+        thought=None,
         leaving: int | None = None,
     ) -> Step:
         """The step of ``action``, and of the next deal when it ends one.
-        ``leaving`` is the seat that leaves the game by it (a resignation):
-        a bot's from now on, on the bot's clock."""
+        ``thought`` is the practice bot's (``thinking.Thought``) that chose
+        it, kept with the move. ``leaving`` is the seat that leaves the game
+        by it (a resignation): a bot's from now on, on the bot's clock."""
         try:
             after = apply(self.state, action)
         except EngineError as error:
@@ -336,7 +335,7 @@ class LiveGame:
             cause=cause,
             action=action_to_json(action),
             client_id=client_id,
-            thinking_ms=thinking_ms,
+            **({} if thought is None else thought_record(thought)),
         )
         events, deal = (moved,), None
         if after.phase == DEAL:
@@ -430,3 +429,14 @@ class LiveGame:
         for seat, due in self.presence.items():
             if due is not None:
                 self.presence[seat] = due + shift
+
+
+def thought_record(thought) -> dict:
+    """What a bot move's event keeps of the practice bot's ``thought``
+    (``thinking.Thought``): how long it thought, the budget it was given,
+    and whether that was cut short."""
+    return {
+        "thinking_ms": thought.milliseconds,
+        "budget_ms": thought.budget_ms,
+        "cut_short": thought.cut_short,
+    }

@@ -29,6 +29,8 @@ EVENT_COLUMNS = (
     "public",
     "client_id",
     "thinking_ms",
+    "budget_ms",
+    "cut_short",
     "created_at",
 )
 

@@ -47,6 +47,8 @@ class Event:
     # The player's own id for the action, which a resend is answered by.
     client_id: str = ""
     thinking_ms: int | None = None
+    budget_ms: int | None = None
+    cut_short: bool | None = None
 
 
 @dataclass(frozen=True)

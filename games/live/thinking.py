@@ -8,8 +8,19 @@ level is a thinking budget per move, a share of the normal level's, which
 the setting ``PULKA_PRACTICE_BOT_SECONDS`` gives: the easy bot weighs a
 handful of deals and so misjudges often; the strong one weighs many. The
 budget is wall time, counted from when the move is asked for, so a bot
-never keeps a player waiting past it, even when the pool is busy (it then
-thinks less).
+never keeps a player waiting long, even when the pool is busy.
+
+The policy when the pool is busy: a move may wait for a free process for up
+to its level's budget (and at least 0.1 s) and still think its whole
+budget; only the wait beyond that comes off its thinking. A pool with
+enough processes for the load (``PULKA_BOT_PROCESSES``, one per core by
+default) gives every move its whole budget; one whose queue backs up cuts
+the moves that waited longest, down to a first guess, so that a player
+waits at most twice the bot's budget (or the budget and 0.1 s) beyond the
+bot's pause. Every move
+says what it was given and whether that was less than its level's budget
+(``Thought.cut_short``): the game's record keeps both, and /health/ shows
+the share cut short.
 """
 
 from __future__ import annotations
@@ -35,11 +46,29 @@ LEVELS = {
 # The least a bot is given: enough to answer with its first guess.
 MINIMUM_BUDGET = 0.001
 
+# How long a move may wait for a free bot process before the wait comes off
+# its thinking: its level's budget, and at least a tenth of a second, which
+# nobody notices after the bot's pause (PULKA_BOT_MOVE_SECONDS, 1 s) but
+# which covers a busy machine's delays in waking a bot process.
+WAIT_ALLOWED_SHARE = 1.0
+WAIT_ALLOWED_AT_LEAST = 0.1
+
 
 @dataclass(frozen=True)
 class Thought:
     action: object
     milliseconds: int  # thinking time, as the game's record keeps it
+    budget_ms: int = 0  # the thinking budget the move was given
+    # Given less than its level's budget, the bot processes being busy.
+    cut_short: bool = False
+
+
+def budget_given(full: float, waited: float) -> float:
+    """The thinking budget of a move whose level asks for ``full`` seconds,
+    after ``waited`` seconds in the queue for a free bot process."""
+    allowed = max(WAIT_ALLOWED_SHARE * full, WAIT_ALLOWED_AT_LEAST)
+    late = max(0.0, waited - allowed)
+    return max(full - late, MINIMUM_BUDGET) if late else full
 
 
 def thinks(bot: str) -> bool:
@@ -61,17 +90,22 @@ def practice_move(
     ``state``, told the public actions of the deal so far; ``seconds`` is
     the normal level's thinking budget per move.
 
-    ``asked_at`` (``time.time()`` when the move was asked for) counts the
-    wait for a free process against the budget, so a busy pool makes the
-    bot think less, never the player wait longer; a bot out of time makes
-    its first guess at once."""
+    ``asked_at`` (``time.time()`` when the move was asked for) counts a
+    long wait for a free process against the budget (``budget_given``), so
+    a pool that backs up makes the bot think less rather than the player
+    wait longer; a bot out of time makes its first guess at once."""
     began = time.monotonic()
-    budget = seconds * LEVELS[bot]
-    if asked_at is not None:
-        budget -= max(0.0, time.time() - asked_at)
-    player = IsmctsBot(budget=max(budget, MINIMUM_BUDGET), rng=random.Random())
+    full = seconds * LEVELS[bot]
+    waited = 0.0 if asked_at is None else max(0.0, time.time() - asked_at)
+    budget = budget_given(full, waited)
+    player = IsmctsBot(budget=budget, rng=random.Random())
     action = player.choose(state, deal_actions)
-    return Thought(action, round((time.monotonic() - began) * 1000))
+    return Thought(
+        action,
+        round((time.monotonic() - began) * 1000),
+        budget_ms=round(budget * 1000),
+        cut_short=budget < full,
+    )
 
 
 def follow_server(server_pid: int) -> None:

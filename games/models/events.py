@@ -169,6 +169,13 @@ class GameEvent(models.Model):
     client_id = models.CharField(max_length=64, blank=True, default="")
     # How long a practice bot thought about this move.
     thinking_ms = models.PositiveIntegerField(null=True, blank=True)
+    # The thinking budget the bot was given for it, and whether that was
+    # less than its level's because the bot processes were busy
+    # (games.live.thinking).
+    budget_ms = models.PositiveIntegerField(
+        _("thinking budget (ms)"), null=True, blank=True
+    )
+    cut_short = models.BooleanField(_("thinking cut short"), null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -183,6 +190,14 @@ class GameEvent(models.Model):
                 fields=["game", "seat", "client_id"],
                 condition=~models.Q(client_id=""),
                 name="one_event_per_action_id",
+            ),
+        ]
+        indexes = [
+            # The bot moves of the last minutes, for the share cut short.
+            models.Index(
+                fields=["created_at"],
+                condition=models.Q(budget_ms__isnull=False),
+                name="bot_move_time",
             ),
         ]
 

@@ -79,9 +79,10 @@ def test_each_level_plays_a_legal_move_and_says_how_long_it_thought(profile, lev
     assert thought.milliseconds >= 0
 
 
-def test_the_wait_for_a_bot_process_counts_against_its_budget(monkeypatch):
-    """A move asked for a while ago gets what is left of the budget; one
-    asked for longer ago than the budget gets the least there is."""
+def test_a_long_wait_for_a_bot_process_counts_against_its_budget(monkeypatch):
+    """A move that waited longer than its budget for a free bot process
+    loses the wait beyond that; one asked for far longer ago gets the least
+    there is."""
     budgets = []
 
     class Recorded(thinking.IsmctsBot):
@@ -91,7 +92,7 @@ def test_the_wait_for_a_bot_process_counts_against_its_budget(monkeypatch):
 
     monkeypatch.setattr(thinking, "IsmctsBot", Recorded)
     state = a_state_in_play("georgian-club")
-    thinking.practice_move(state, None, "practice", 30.0, time.time() - 10)
+    thinking.practice_move(state, None, "practice", 30.0, time.time() - 40)
     assert 19 < budgets[-1] <= 20
     thinking.practice_move(state, None, "strong", 0.25, time.time() - 60)
     assert budgets[-1] == thinking.MINIMUM_BUDGET
