@@ -46,10 +46,11 @@ try:
 except ImportError:  # the optional bench group is not installed
     pyspiel = None
 
+from core_deal import core_deal  # noqa: E402
+
 from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
 from joker.actions import Bid, NameTrump, PlayCard  # noqa: E402
 from joker.bots.autopilot import autopilot_action  # noqa: E402
-from core_deal import core_deal  # noqa: E402
 from joker.bots.montecarlo import Knowledge  # noqa: E402
 from joker.bots.results import Scorers  # noqa: E402
 from joker.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
