@@ -121,12 +121,9 @@ HEADLINE = {
     "classic-25-vs-100": 400,
     "japanese-25-vs-100": 400,
 }
-# One deal set of each (the strong levels' take minutes: left out).
-SMOKE = {
-    name: (4 if name.startswith("classic") else 2)
-    for name in MATCHUPS
-    if not name.endswith("strong-vs-today")
-}
+# One deal set of each; the strong levels' take minutes, so only ``--only``
+# names them.
+SMOKE = {name: (4 if name.startswith("classic") else 2) for name in MATCHUPS}
 
 
 # Playing one deal set.
@@ -242,6 +239,7 @@ def play_deal(state, bots: list):
 def play_set(task: dict) -> dict:
     """Every rotation of one deal set: its score and what each side used."""
     name, index, seed = task["name"], task["index"], task["seed"]
+    started = time.process_time()
     game, mode = MATCHUPS[name]
     rules = make_rules(*GAMES[game])
     levels = LEVELS.setdefault(name, Levels())
@@ -273,6 +271,7 @@ def play_set(task: dict) -> dict:
         "cards": dealt.cards_each,
         "score": statistics.fmean(scores),
         "rotations": scores,
+        "cpu_s": time.process_time() - started,
         **{
             f"{side}_{what}": [x for b in bots for x in getattr(b, what)]
             for side, bots in (("our", ours), ("their", theirs))
@@ -320,6 +319,7 @@ def summarise(name: str, sets: list[dict]) -> dict:
         figures[f"{side}_cpu_p90_ms"] = 1000 * p90(seconds)
         figures[f"{side}_iterations"] = statistics.fmean(iterations or [0])
     floor = FLOOR[game] if mode == "normal-vs-today" else 0.0
+    figures["cpu_s"] = sum(s.get("cpu_s", 0.0) for s in sets)
     figures["floor"] = floor
     figures["meets"] = low > floor
     if mode == "normal-vs-today":
@@ -350,6 +350,7 @@ def describe(f: dict) -> str:
         f"theirs {f['their_cpu_ms']:.1f} ms (p90 {f['their_cpu_p90_ms']:.1f}); "
         f"iterations a move ours {f['our_iterations']:.0f}, "
         f"theirs {f['their_iterations']:.0f}"
+        + (f"; {f['cpu_s']:.0f} CPU s in all" if f["cpu_s"] else "")
     )
 
 
@@ -401,11 +402,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.headline:
         counts = dict(HEADLINE)
     elif args.smoke:
-        counts = dict(SMOKE)
+        counts = {k: v for k, v in SMOKE.items() if not k.endswith("strong-vs-today")}
     else:
         counts = dict.fromkeys(MATCHUPS, args.deals)
     if args.only:
-        counts = {name: counts.get(name, args.deals) for name in args.only}
+        fallback = SMOKE if args.smoke else {}
+        counts = {
+            name: counts.get(name, fallback.get(name, args.deals)) for name in args.only
+        }
     if args.smoke:
         check_core_deals()
     print(
