@@ -82,14 +82,20 @@ def worker(game: str, side: str, mode: str, units: int, seed: int) -> int:
 
 
 def count(
-    game: str, side: str, mode: str, units: int, seed: int, out: str = "/dev/null"
+    game: str,
+    side: str,
+    mode: str,
+    units: int,
+    seed: int,
+    out: str = "/dev/null",
+    options: tuple = (),
 ) -> tuple[int, int]:
-    """(instructions, decisions) of one run under callgrind; its profile
-    goes to ``out``."""
+    """(instructions, decisions) of one run under callgrind, with
+    ``options``; its profile goes to ``out``."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(
         [
-            "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+            "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *options,
             sys.executable, str(Path(__file__)), game, side, mode, str(units),
             str(seed),
         ],
@@ -105,22 +111,25 @@ def per_decision(game: str, side: str, mode: str, seed: int) -> float:
     return (total - base) / decisions
 
 
-def where(game: str, seed: int, top: int = 25) -> None:
+def where(game: str, seed: int, top: int = 20) -> None:
     """Where our compiled loop's instructions go: ``callgrind_annotate`` of
-    a run of it, its most costly functions (own instructions)."""
+    a run of it ten times the measured one, so that the deals outweigh
+    starting Python, its most costly functions (own instructions)."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "callgrind.out")
-        count(game, "core", "whole", UNITS[game, "core"], seed, out)
+        count(game, "core", "whole", 10 * UNITS[game, "core"], seed, out)
         done = subprocess.run(
             ["callgrind_annotate", "--threshold=99", out],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
     lines = [line for line in done.stdout.splitlines() if line.strip()]
+    total = next((line for line in lines if "PROGRAM TOTALS" in line), "")
     start = next(
         (i for i, line in enumerate(lines) if "file:function" in line), len(lines)
     )
     print(f"\n{game}: our compiled loop under callgrind, its costliest functions")
-    print("\n".join(lines[start : start + top + 1]))
+    print(total)
+    print("\n".join(lines[start : start + top + 2]))
 
 
 def loop_against_loop(games, seed: int, annotate: bool) -> dict:
