@@ -292,7 +292,7 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     try:
         from scipy.stats import t
 
-        quantile = t.ppf(0.975, n - 1)
+        quantile = float(t.ppf(0.975, n - 1))
     except ImportError:  # the normal quantile: close enough from 30 sets on
         quantile = statistics.NormalDist().inv_cdf(0.975)
     half = quantile * statistics.stdev(values) / math.sqrt(n)
