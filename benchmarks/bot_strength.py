@@ -1,45 +1,67 @@
-"""Playing strength of the practice bot (``IsmctsBot``) against OpenSpiel's
-``ISMCTSBot`` made as strong as it fairly can be, from duplicate deals.
+"""Playing strength of the practice bot (``IsmctsBot``), scored deal by deal
+on duplicate deals, against OpenSpiel's ``ISMCTSBot`` made as strong as it
+fairly can be and against today's bot.
 
 Run from the repository root::
 
-    python benchmarks/bot_strength.py [--games N] [--seed S] [--jobs J]
-                                      [--budgets B1 B2 ...] [--positions P]
-                                      [--only NAME ...] [--max-deals D]
-                                      [--uct-c C] [--final visits|value]
-                                      [--sweep] [--json FILE]
+    python benchmarks/bot_strength.py [--deals N] [--seed S] [--jobs J]
+                                      [--only NAME ...] [--headline | --smoke]
+                                      [--json FILE]
 
-The peer (``openspiel_peer.TunedISMCTSBot``) plays out with our policy and
-bids and names trump in its playouts by the autopilot's heuristic, as ours
-does; samples the deals it searches with a bid-aware sampler built once a
-move; has its own seed for everything; and runs ``uct_c`` and the final
-policy a sweep chose (``--sweep``, recorded in benchmarks/README.md).
+**A deal set** is one deal: its shuffle, its dealer, its size (the deal's
+place in the profile's schedule, drawn at random: every size of classic's
+24 deals in its turn) and the game before it (the deals before it played by
+the autopilot from the same seed, so that the scoresheet and the pulka's
+premiums stand as they would in a game: the bots' results weigh them). It
+is played once from every seat rotation: our bot in each seat in turn
+against the opponent bots in the others (classic: 4 rotations, three
+opponents; Japanese Joker: 2, the seats swapped). The same cards, the same
+context, every seat.
 
-Match-ups (``--only`` picks some by name), each in ``georgian-club``
-classic (our bot in one seat against three of OpenSpiel's; our share of
-first places, fair 25%, target 30%) and Japanese Joker to 21 (one against
-one; matches won, fair 50%, target 60%):
+**The score of a deal set** is the mean over its rotations of our seat's
+result less the opponents': classic, our deal score (in points, as the game
+scores it) less the mean of the other three; Japanese, our tricks less the
+opponent's. The figure is the mean over deal sets with a 95% t interval
+over deal sets (not over single deals or games): sets are independent,
+rotations within a set are not.
 
-* ``classic-cpu``, ``japanese-cpu``: equal CPU time per move, at each budget
-  of ``--budgets`` (25 and 100 ms);
-* ``classic-playouts``, ``japanese-playouts``: equal playouts per move, ours
-  at the first budget (the peer's simulations a move set to our mean
-  playouts a move so far: one simulation plays one deal out);
-* ``classic-25-vs-100``, ``japanese-25-vs-100``: ours at 25 ms against the
-  peer at 100 ms of CPU a move. Target: ours above the fair share.
+**Deals**: ``--deals`` deals played per match-up (2,000 by default: 500
+deal sets of four rotations in classic, 1,000 of two in Japanese), spread
+over ``--jobs`` processes (2), each deal set whole in one process.
 
-Duplicate deals: game ``i`` plays deal set ``i // players`` (its shuffles
-and first dealer) with our bot in seat ``i % players``, so every set of
-deals is played from every seat. ``--games`` should be a multiple of 4.
+Match-ups (``--only`` picks some):
 
-Thinking time is the CPU time of the thinking thread (``time.thread_time``),
-so other work on a shared machine takes none of it. OpenSpiel's bot searches
-a number of simulations a move: calibrated on ``--positions`` shared
-positions, then set again before each of its moves to meet the match-up's
-mean (``bot_levelling``). Both sides' CPU time and playouts a move are
-printed. Shares come with a 95% Wilson interval, score differences with a
-95% normal margin. ``--max-deals`` cuts every game short (smoke runs and the
-sweep: places are then by the totals so far).
+* ``{classic,japanese}-cpu``: ours at 25 ms of CPU a move against the peer
+  at equal CPU a move (its simulations a move levelled as it plays to our
+  mean CPU so far, in that process);
+* ``{classic,japanese}-iterations``: ours at 25 ms against the peer at
+  equal iterations a move (its simulations a move set to our mean deals
+  sampled a move, ``IsmctsBot.iterations``: one simulation samples one
+  deal and plays it out once);
+* ``{classic,japanese}-25-vs-100``: ours at 25 ms, the peer at 100 ms;
+* ``{classic,japanese}-normal-vs-today``: our ``normal`` level against
+  today's ``normal`` (the bot of commit 201fa42, ``baseline_bot``);
+* ``{classic,japanese}-strong-vs-today``: ``strong`` against ``strong``.
+
+Targets: against the peer (all six), the interval's lower bound above 0;
+normal against today's, the lower bound above -1 point a deal (classic) or
+-0.1 tricks (Japanese), with ours at most a tenth of today's CPU a move;
+strong against today's strong, above 0.
+
+The peer (``openspiel_peer.TunedISMCTSBot``): OpenSpiel's ``ISMCTSBot``
+whose leaf playouts run our autopilot policy on our compiled core, as our
+bot's do (``openspiel_joker.CoreRollout``), with a bid-aware sampler built
+once a move, its own seed and a tuned ``uct_c`` and final policy.
+
+CPU: every side's thinking is the CPU time of the thinking thread
+(``time.thread_time``), which other work on a shared machine does not
+take; our bot and today's are given that clock for their budgets. Each
+result prints the CPU each side really used a move (mean and p90, moves
+with a choice only) and its iterations a move.
+
+``--headline`` is the cut that fits an hour of two cores (see
+``HEADLINE``); ``--smoke`` plays a few deal sets of each match-up in
+seconds, to show that everything runs.
 """
 
 from __future__ import annotations
@@ -49,6 +71,7 @@ import json
 import math
 import os
 import random
+import statistics
 import sys
 import time
 from multiprocessing import Pool
@@ -58,74 +81,201 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import bot_levelling as levelling  # noqa: E402
+from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
+from joker.bots import IsmctsBot, autopilot_action  # noqa: E402
+from joker.shuffle import deal_cards  # noqa: E402
+from joker.state import DEAL, OVER  # noqa: E402
 
-from joker import make_rules  # noqa: E402
-from joker.bots import IsmctsBot, play_game  # noqa: E402
-from joker.scoring import places  # noqa: E402
-
+CLOCK = time.thread_time
 GAMES = {"classic": ("georgian-club", {}), "japanese": ("japanese", {"target": 21})}
-BUDGETS = (0.025, 0.1)
+OURS_SECONDS = 0.025  # our budget a move against the peer
 THEIR_SECONDS = 0.1  # the peer's CPU a move in the 25-vs-100 match-ups
-EQUAL_WITHIN = 0.10
-TARGETS = {"classic": 0.30, "japanese": 0.60}
-FAIR = {"classic": 0.25, "japanese": 0.50}
-# name: (game, mode)
-MATCHUPS = {
-    f"{game}-{mode}": (game, mode)
-    for mode in ("cpu", "playouts", "25-vs-100")
-    for game in GAMES
+DEALS = 2000  # deals played per match-up, by default
+# Targets on the interval's lower bound of the per-deal score.
+FLOOR = {"classic": -1.0, "japanese": -0.1}  # the new normal against today's
+CPU_SHARE = 0.1  # the new normal's CPU a move, at most, of today's normal's
+MODES = ("cpu", "iterations", "25-vs-100", "normal-vs-today", "strong-vs-today")
+MATCHUPS = {f"{game}-{mode}": (game, mode) for mode in MODES for game in GAMES}
+# The peer's simulations a move before it has measured its own cost, and
+# the most it may be given.
+FIRST_SIMULATIONS = 16
+MAX_SIMULATIONS = 20000
+# Moves over which the peer makes up what it is short of the target mean.
+CATCH_UP_MOVES = 4
+
+# The headline cut, for an hour of two cores (7,200 CPU s): the match-ups
+# against the peer, with the deals each that fit. Estimated from the CPU a
+# move measured (benchmarks/README.md), in CPU s: classic-cpu 1,000
+# (2 s a set of four deals), japanese-cpu 700, classic-iterations 1,400
+# (the peer 70 ms a move at our iterations), japanese-iterations 700,
+# classic-25-vs-100 770 (400 deals), japanese-25-vs-100 800 (400 deals),
+# about 5,400 with the engine and the deals' context on top: under the hour.
+# The match-ups against today's bot (its normal level thinks 250 ms a
+# move, its strong 1 s: about 10 and 40 CPU s a classic deal) do not fit
+# beside them and are a run of their own (``--only``).
+HEADLINE = {
+    "classic-cpu": 2000,
+    "japanese-cpu": 2000,
+    "classic-iterations": 1000,
+    "japanese-iterations": 2000,
+    "classic-25-vs-100": 400,
+    "japanese-25-vs-100": 400,
 }
-SWEEP = [(c, final) for c in (0.25, 0.5, 1.0, 2.0) for final in ("visits", "value")]
+# One deal set of each; the strong levels' take minutes, so only ``--only``
+# names them.
+SMOKE = {name: (4 if name.startswith("classic") else 2) for name in MATCHUPS}
 
 
-def play_one(task: dict) -> dict:
-    game_name, mode = MATCHUPS[task["name"]]
-    profile, options = GAMES[game_name]
+# Playing one deal set.
+
+
+class Levels:
+    """What each side of a match-up has used so far in this process, for
+    levelling the peer: our CPU and iterations a move, the peer's CPU a
+    simulation."""
+
+    def __init__(self):
+        self.our_seconds = self.our_moves = self.our_iterations = 0.0
+        self.their_seconds = self.their_simulations = 0.0
+        self.their_moves = 0
+
+    def simulations(self, mode: str) -> int:
+        """The peer's simulations for its next move."""
+        if mode == "iterations":
+            if not self.our_moves:
+                return FIRST_SIMULATIONS
+            return round(self.our_iterations / self.our_moves)
+        if mode == "cpu":
+            if not self.our_moves:
+                return FIRST_SIMULATIONS
+            wanted = self.our_seconds / self.our_moves
+        else:
+            wanted = THEIR_SECONDS
+        if not self.their_simulations or self.their_seconds <= 0:
+            return FIRST_SIMULATIONS
+        per_simulation = self.their_seconds / self.their_simulations
+        owed = wanted * self.their_moves - self.their_seconds
+        return round((wanted + owed / CATCH_UP_MOVES) / per_simulation)
+
+
+LEVELS: dict[str, Levels] = {}
+
+
+class Side:
+    """A bot in a seat, its CPU time and iterations on moves with a choice."""
+
+    def __init__(self, bot, ours: bool, levels: Levels, mode: str):
+        self.bot, self.ours, self.levels, self.mode = bot, ours, levels, mode
+        self.peer = hasattr(bot, "simulations")
+        self.seconds: list[float] = []
+        self.iterations: list[int] = []
+
+    def choose(self, state, deal_actions):
+        levels = self.levels
+        if self.peer:
+            count = levels.simulations(self.mode)
+            self.bot.simulations = min(MAX_SIMULATIONS, max(2, count))
+        start = CLOCK()
+        action = self.bot.choose(state, deal_actions)
+        spent = CLOCK() - start
+        self.seconds.append(spent)
+        if self.peer:
+            done = self.bot.simulations
+            levels.their_seconds += spent
+            levels.their_simulations += done
+            levels.their_moves += 1
+        else:
+            done = self.bot.iterations[-1] if self.bot.iterations else 0
+            if self.ours:
+                levels.our_seconds += spent
+                levels.our_iterations += done
+                levels.our_moves += 1
+        self.iterations.append(done)
+        return action
+
+
+def make_bot(mode: str, ours: bool, seed: int):
+    if mode in ("normal-vs-today", "strong-vs-today"):
+        level = mode.split("-")[0]
+        if ours:
+            return IsmctsBot(level=level, rng=random.Random(seed), timer=CLOCK)
+        from baseline_bot import BaselineBot
+
+        return BaselineBot(level=level, rng=random.Random(seed), timer=CLOCK)
+    if ours:
+        return IsmctsBot(budget=OURS_SECONDS, rng=random.Random(seed), timer=CLOCK)
     from openspiel_peer import TunedISMCTSBot
 
-    levelling.count_playouts()
-    rules = make_rules(profile, options)
-    players = rules.players
-    index, seed = task["index"], task["seed"]
-    deal_set, our_seat = divmod(index, players)
-    bots = []
-    for seat in range(players):
-        bot_seed = seed * 7919 + deal_set * 8 + seat
-        if seat == our_seat:
-            bot = IsmctsBot(
-                budget=task["budget"],
-                rng=random.Random(bot_seed),
-                timer=levelling.CLOCK,
-            )
+    return TunedISMCTSBot(FIRST_SIMULATIONS, seed)
+
+
+def deal_set(rules, seed: int):
+    """A deal set: the state before the deal (its game so far played by the
+    autopilot) and the deal's cards, both from ``seed``."""
+    rng = random.Random(seed)
+    state = new_game(rules, first_dealer=rng.randrange(rules.players))
+    before = rng.randrange(len(rules.schedule)) if rules.schedule else 0
+    for _ in range(before):
+        state = apply(state, deal_cards(state, rng))
+        while state.phase not in (DEAL, OVER):
+            state = apply(state, autopilot_action(state))
+    return state, deal_cards(state, rng)
+
+
+def play_deal(state, bots: list):
+    """The deal of ``state`` (just dealt) played by ``bots`` by seat."""
+    deal_actions: list = []
+    while state.phase not in (DEAL, OVER):
+        actions = legal_actions(state)
+        if len(actions) == 1:
+            action = actions[0]
         else:
-            bot = TunedISMCTSBot(task["simulations"], bot_seed, **task["peer"])
-        bots.append(levelling.Timed(bot))
-    target = {
-        "cpu": levelling.our_mean_seconds,
-        "playouts": levelling.our_mean_playouts,
-        "25-vs-100": levelling.fixed_seconds(THEIR_SECONDS),
-    }[mode]
-    levelling.level(bots, [our_seat], target, task["simulations"], task["cap"])
-    game = play_game(
-        rules,
-        bots,
-        random.Random(seed * 1_000_003 + deal_set),
-        deal_set % players,
-        max_deals=task["max_deals"],
-    )
-    state = game.state
-    ranking = state.places if state.is_over else places(state.totals, state.left)
-    theirs = [s for s in range(players) if s != our_seat]
+            action = bots[state.turn].choose(state, list(deal_actions))
+        state = apply(state, action)
+        deal_actions.append(action)
+    return state.deals[-1]
+
+
+def play_set(task: dict) -> dict:
+    """Every rotation of one deal set: its score and what each side used."""
+    name, index, seed = task["name"], task["index"], task["seed"]
+    started = time.process_time()
+    game, mode = MATCHUPS[name]
+    rules = make_rules(*GAMES[game])
+    levels = LEVELS.setdefault(name, Levels())
+    before, deal = deal_set(rules, seed * 1_000_003 + index)
+    dealt = apply(before, deal)
+    players = rules.players
+    scores, ours, theirs = [], [], []
+    for our_seat in range(players):
+        bots = []
+        for seat in range(players):
+            bot_seed = (seed * 100_003 + index) * 8 + seat * 2 + (seat == our_seat)
+            bot = make_bot(mode, seat == our_seat, bot_seed)
+            bots.append(Side(bot, seat == our_seat, levels, mode))
+        result = play_deal(dealt, bots)
+        others = [s for s in range(players) if s != our_seat]
+        if rules.is_japanese:
+            score = result.tricks[our_seat] - result.tricks[others[0]]
+        else:
+            score = result.scores[our_seat] - statistics.fmean(
+                result.scores[s] for s in others
+            )
+        scores.append(score)
+        ours.append(bots[our_seat])
+        theirs += [bots[s] for s in others]
     return {
-        "key": task["key"],
-        "won": ranking[our_seat] == 1,
-        "diff": state.totals[our_seat]
-        - sum(state.totals[s] for s in theirs) / len(theirs),
+        "name": name,
+        "index": index,
+        "deal_index": before.deal_index,
+        "cards": dealt.cards_each,
+        "score": statistics.fmean(scores),
+        "rotations": scores,
+        "cpu_s": time.process_time() - started,
         **{
-            f"{side}_{what}": sum(getattr(bots[s], what) for s in seats)
-            for side, seats in (("our", [our_seat]), ("their", theirs))
-            for what in ("seconds", "moves", "playouts", "simulations_done")
+            f"{side}_{what}": [x for b in bots for x in getattr(b, what)]
+            for side, bots in (("our", ours), ("their", theirs))
+            for what in ("seconds", "iterations")
         },
     }
 
@@ -133,217 +283,201 @@ def play_one(task: dict) -> dict:
 # Reporting.
 
 
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% t interval."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    if n < 2:
+        return mean, -math.inf, math.inf
+    try:
+        from scipy.stats import t
+
+        quantile = float(t.ppf(0.975, n - 1))
+    except ImportError:  # the normal quantile: close enough from 30 sets on
+        quantile = statistics.NormalDist().inv_cdf(0.975)
+    half = quantile * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
 
 
-def per_move(results: list[dict], side: str, what: str) -> float:
-    return sum(r[f"{side}_{what}"] for r in results) / max(
-        1, sum(r[f"{side}_moves"] for r in results)
-    )
+def p90(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=10)[-1]
 
 
-def summarise(key: tuple, results: list[dict], extra: dict) -> dict:
-    name, budget = key
-    game_name, mode = MATCHUPS[name]
-    n = len(results)
-    wins = sum(r["won"] for r in results)
-    low, high = wilson(wins, n)
-    diffs = [r["diff"] for r in results]
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    ours_ms = 1000 * per_move(results, "our", "seconds")
-    theirs_ms = 1000 * per_move(results, "their", "seconds")
-    figures = {
-        "name": name,
-        "mode": mode,
-        "budget_s": budget,
-        "games": n,
-        "share": wins / n,
-        "wilson95": [low, high],
-        "fair": FAIR[game_name],
-        "score_diff": mean,
-        "score_margin95": 1.96 * sd / math.sqrt(n),
-        "ours_cpu_ms": ours_ms,
-        "theirs_cpu_ms": theirs_ms,
-        "ours_playouts": per_move(results, "our", "playouts"),
-        "theirs_playouts": per_move(results, "their", "playouts"),
-        "theirs_simulations": per_move(results, "their", "simulations_done"),
-        **extra,
-    }
-    if mode == "cpu":
-        figures["equal"] = abs(theirs_ms - ours_ms) <= EQUAL_WITHIN * ours_ms
-        figures["target"] = TARGETS[game_name]
-    elif mode == "playouts":
-        ours_p, theirs_p = figures["ours_playouts"], figures["theirs_simulations"]
-        figures["equal"] = abs(theirs_p - ours_p) <= EQUAL_WITHIN * ours_p
-        figures["target"] = TARGETS[game_name]
-    else:
-        figures["equal"] = (
-            abs(theirs_ms - 1000 * THEIR_SECONDS) <= EQUAL_WITHIN * 1000 * THEIR_SECONDS
-        )
-        figures["target"] = FAIR[game_name]
-    figures["meets"] = figures["share"] >= figures["target"] and (
-        mode != "25-vs-100" or figures["share"] > FAIR[game_name]
-    )
+def summarise(name: str, sets: list[dict]) -> dict:
+    game, mode = MATCHUPS[name]
+    mean, low, high = interval([s["score"] for s in sets])
+    figures = {"name": name, "game": game, "mode": mode, "sets": len(sets)}
+    figures["deals"] = sum(len(s["rotations"]) for s in sets)
+    figures.update(score=mean, low95=low, high95=high)
+    for side in ("our", "their"):
+        seconds = [x for s in sets for x in s[f"{side}_seconds"]]
+        iterations = [x for s in sets for x in s[f"{side}_iterations"]]
+        figures[f"{side}_moves"] = len(seconds)
+        figures[f"{side}_cpu_ms"] = 1000 * statistics.fmean(seconds or [0])
+        figures[f"{side}_cpu_p90_ms"] = 1000 * p90(seconds)
+        figures[f"{side}_iterations"] = statistics.fmean(iterations or [0])
+    floor = FLOOR[game] if mode == "normal-vs-today" else 0.0
+    figures["cpu_s"] = sum(s.get("cpu_s", 0.0) for s in sets)
+    figures["floor"] = floor
+    figures["meets"] = low > floor
+    if mode == "normal-vs-today":
+        share = figures["our_cpu_ms"] / max(figures["their_cpu_ms"], 1e-9)
+        figures["cpu_share"] = share
+        figures["meets"] = figures["meets"] and share <= CPU_SHARE
     return figures
 
 
 def describe(f: dict) -> str:
-    what = "matches won" if f["name"].startswith("japanese") else "1st places"
-    low, high = f["wilson95"]
+    unit = "tricks" if f["game"] == "japanese" else "points"
     how = {
-        "cpu": f"equal CPU at {1000 * f['budget_s']:.0f} ms",
-        "playouts": f"equal playouts, ours at {1000 * f['budget_s']:.0f} ms",
-        "25-vs-100": f"ours at {1000 * f['budget_s']:.0f} ms, theirs at "
-        f"{1000 * THEIR_SECONDS:.0f} ms",
+        "cpu": "ours 25 ms, peer at equal CPU",
+        "iterations": "ours 25 ms, peer at equal iterations",
+        "25-vs-100": "ours 25 ms, peer 100 ms",
+        "normal-vs-today": "our normal against today's normal",
+        "strong-vs-today": "our strong against today's strong",
     }[f["mode"]]
-    target = f"the {100 * f['target']:.0f}% target" + (
-        " (above the fair share)" if f["mode"] == "25-vs-100" else ""
-    )
+    target = f"lower bound above {f['floor']:+g}"
+    if f["mode"] == "normal-vs-today":
+        share = f["cpu_share"]
+        target += f" and at most {CPU_SHARE:g}x today's CPU (ours {share:.2f}x)"
     return (
-        f"verdict {f['name']} ({how}): {what} {100 * f['share']:.1f}% (95% "
-        f"{100 * low:.1f}-{100 * high:.1f}%, {f['games']} games, fair "
-        f"{100 * f['fair']:.0f}%; {'meets' if f['meets'] else 'MISSES'} {target}); "
-        f"score diff {f['score_diff']:+.1f} +/- {f['score_margin95']:.1f}; a move: "
-        f"CPU ours {f['ours_cpu_ms']:.1f} ms, theirs {f['theirs_cpu_ms']:.1f} ms; "
-        f"playouts ours {f['ours_playouts']:.0f}, theirs {f['theirs_playouts']:.0f} "
-        f"in {f['theirs_simulations']:.0f} simulations"
-        + ("" if f["equal"] else " (the levelled figure off by over 10%)")
+        f"verdict {f['name']} ({how}): {f['score']:+.2f} {unit} a deal (95% "
+        f"{f['low95']:+.2f} to {f['high95']:+.2f} over {f['sets']} deal sets, "
+        f"{f['deals']} deals; {'meets' if f['meets'] else 'MISSES'}: {target}); "
+        f"CPU a move ours {f['our_cpu_ms']:.1f} ms (p90 {f['our_cpu_p90_ms']:.1f}), "
+        f"theirs {f['their_cpu_ms']:.1f} ms (p90 {f['their_cpu_p90_ms']:.1f}); "
+        f"iterations a move ours {f['our_iterations']:.0f}, "
+        f"theirs {f['their_iterations']:.0f}"
+        + (f"; {f['cpu_s']:.0f} CPU s in all" if f["cpu_s"] else "")
     )
 
 
-def plan(pool, names: list[str], args, peer: dict) -> tuple[list[dict], dict]:
-    """Calibrate each game once, then the tasks of every match-up."""
-    games = sorted({MATCHUPS[name][0] for name in names})
-    budgets = sorted({*args.budgets, 0.025})
-    found = dict(
-        zip(
-            games,
-            pool.map(
-                levelling.calibrate,
-                [(*GAMES[g], budgets, args.seed, args.positions, peer, args.max_deals)
-                 for g in games],
-            ),
-            strict=True,
-        )
-    )  # fmt: skip
-    for game_name, f in found.items():
-        print(
-            f"calibration {game_name} on {args.positions} positions: ours "
-            + ", ".join(
-                f"{1000 * b:.0f} ms budget -> {1000 * s:.1f} ms and {p:.0f} playouts"
-                for b, (s, p) in f["ours"].items()
-            )
-            + "; OpenSpiel "
-            + ", ".join(
-                f"{n} simulations {1000 * t:.1f} ms" for n, t in f["trial"].items()
-            )
-        )
-    extras, tasks = {}, []
-    for name in names:
-        game_name, mode = MATCHUPS[name]
-        f = found[game_name]
-        for budget in args.budgets if mode == "cpu" else [min(args.budgets)]:
-            seconds, playouts = f["ours"][budget]
-            start = {
-                "cpu": levelling.simulations_for(f, seconds),
-                "playouts": max(2, round(playouts)),
-                "25-vs-100": levelling.simulations_for(f, THEIR_SECONDS),
-            }[mode]
-            key = (name, budget)
-            extras[key] = {"calibrated_simulations": start}
-            tasks += [
-                {"key": key, "name": name, "budget": budget, "index": index,
-                 "seed": args.seed, "simulations": start, "cap": 4 * start,
-                 "peer": peer, "max_deals": args.max_deals}
-                for index in range(args.games)
-            ]  # fmt: skip
-    return tasks, extras
-
-
-def run_games(pool, names, args, peer) -> list[dict]:
-    tasks, extras = plan(pool, names, args, peer)
-    results: dict = {key: [] for key in extras}
-    start = time.perf_counter()
-    for result in pool.imap_unordered(play_one, tasks):
-        results[tuple(result["key"])].append(result)
-    print(
-        f"seed {args.seed}, {len(tasks)} games in {time.perf_counter() - start:.0f} s "
-        f"with {args.jobs} processes"
-    )
-    return [summarise(key, results[key], extras[key]) for key in extras]
-
-
-def sweep(pool, args) -> list[dict]:
-    """Japanese at equal CPU and the first budget, for each (uct_c, final)."""
-    rows = []
-    args.budgets = [min(args.budgets)]
-    for uct_c, final in SWEEP:
-        peer = {"uct_c": uct_c, "final": final}
-        (f,) = run_games(pool, ["japanese-cpu"], args, peer)
-        f.update(peer)
-        rows.append(f)
-        print(
-            f"sweep uct_c {uct_c:<5g} final {final:<7} ours {100 * f['share']:5.1f}% "
-            f"of {f['games']}, score diff {f['score_diff']:+.2f} +/- "
-            f"{f['score_margin95']:.2f}",
-            flush=True,
-        )
-    best = min(rows, key=lambda r: r["score_diff"])
-    print(f"strongest peer: uct_c {best['uct_c']:g}, final {best['final']}")
-    return rows
+def tasks_for(counts: dict, seed: int) -> list[dict]:
+    """Every deal set of every match-up; a match-up's ``counts`` deals are
+    ``counts / players`` sets (rounded up)."""
+    tasks = []
+    for name, deals in counts.items():
+        players = make_rules(*GAMES[MATCHUPS[name][0]]).players
+        sets = math.ceil(deals / players)
+        tasks += [{"name": name, "index": i, "seed": seed} for i in range(sets)]
+    # Interleaved, so that a cut-short run has some of every match-up.
+    tasks.sort(key=lambda task: (task["index"], task["name"]))
+    return tasks
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="per match-up")
+    parser.add_argument("--deals", type=int, default=DEALS, help="per match-up")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--budgets", type=float, nargs="+", default=list(BUDGETS))
-    parser.add_argument("--positions", type=int, default=40)
-    parser.add_argument("--max-deals", type=int, help="cut games short")
     parser.add_argument("--only", nargs="*", choices=list(MATCHUPS))
-    parser.add_argument("--uct-c", type=float, help="the peer's (default: tuned)")
-    parser.add_argument("--final", choices=["visits", "value"])
-    parser.add_argument("--sweep", action="store_true", help="tune the peer")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--headline", action="store_true", help="an hour of 2 cores")
+    form.add_argument("--smoke", action="store_true", help="a few deal sets each")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument(
+        "--sets-file",
+        type=Path,
+        help="append every deal set's result here as it ends (JSON lines)",
+    )
+    parser.add_argument(
+        "--from-sets",
+        type=Path,
+        help="only report the figures of the deal sets in this file (a run "
+        "cut short, or several runs put together)",
+    )
     args = parser.parse_args(argv)
-    if min(args.games, args.jobs, args.positions) < 1:
-        parser.error("--games, --jobs and --positions must be at least 1")
+    if min(args.deals, args.jobs) < 1:
+        parser.error("--deals and --jobs must be at least 1")
+    if args.from_sets:
+        report(read_sets(args.from_sets), args.json)
+        return 0
     try:
-        from openspiel_peer import TUNED
+        import openspiel_peer  # noqa: F401
     except ImportError:
         print("open_spiel is NOT installed: pip install -e '.[bench]'", file=sys.stderr)
         return 2
-    peer = {
-        "uct_c": args.uct_c or TUNED["uct_c"],
-        "final": args.final or TUNED["final"],
-    }
+    if args.headline:
+        counts = dict(HEADLINE)
+    elif args.smoke:
+        counts = {k: v for k, v in SMOKE.items() if not k.endswith("strong-vs-today")}
+    else:
+        counts = dict.fromkeys(MATCHUPS, args.deals)
+    if args.only:
+        fallback = SMOKE if args.smoke else {}
+        counts = {
+            name: counts.get(name, fallback.get(name, args.deals)) for name in args.only
+        }
+    if args.smoke:
+        check_core_deals()
     print(
         f"bots: {os.cpu_count()} CPUs, load average "
-        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start (thinking "
-        f"is CPU time); peer uct_c {peer['uct_c']:g}, final policy {peer['final']}"
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start; "
+        f"{args.jobs} processes; thinking is CPU time (time.thread_time); seed "
+        f"{args.seed}; deals per match-up: "
+        + ", ".join(f"{name} {deals}" for name, deals in counts.items()),
+        flush=True,
     )
-    if args.max_deals:
-        print(f"every game cut short after {args.max_deals} deals")
+    tasks = tasks_for(counts, args.seed)
+    sets: dict[str, list] = {name: [] for name in counts}
+    start, cpu = time.perf_counter(), time.process_time()
+    saved = args.sets_file.open("a") if args.sets_file else None
     with Pool(args.jobs) as pool:
-        if args.sweep:
-            figures = sweep(pool, args)
-        else:
-            names = args.only or list(MATCHUPS)
-            figures = run_games(pool, names, args, peer)
-            for f in figures:
-                print(describe(f))
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+        for done, result in enumerate(pool.imap_unordered(play_set, tasks), 1):
+            sets[result["name"]].append(result)
+            if saved:
+                saved.write(json.dumps(result) + "\n")
+                saved.flush()
+            if done % max(1, len(tasks) // 20) == 0:
+                print(
+                    f"  {done}/{len(tasks)} deal sets, "
+                    f"{time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
+    print(
+        f"{len(tasks)} deal sets in {time.perf_counter() - start:.0f} s of wall time "
+        f"with {args.jobs} processes (this process {time.process_time() - cpu:.0f} "
+        f"CPU s)"
+    )
+    report(sets, args.json)
     return 0
+
+
+def read_sets(path: Path) -> dict[str, list]:
+    sets: dict[str, list] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            result = json.loads(line)
+            sets.setdefault(result["name"], []).append(result)
+    return sets
+
+
+def report(sets: dict[str, list], path: Path | None) -> None:
+    figures = [summarise(name, found) for name, found in sets.items() if found]
+    for f in figures:
+        print(describe(f))
+    if path:
+        path.write_text(json.dumps({"figures": figures}, indent=2) + "\n")
+
+
+def check_core_deals() -> None:
+    """The peer's leaf deals on the core held to ``BitDeal`` (while it exists)."""
+    from core_deal import check
+
+    from joker.state import PLAY
+
+    for game, (profile, options) in GAMES.items():
+        rules = make_rules(profile, options)
+        rng, states = random.Random(7), []
+        for index in range(6):
+            state = apply(*deal_set(rules, index))
+            while state.phase not in (DEAL, OVER):
+                if state.phase == PLAY:
+                    states.append(state)
+                state = apply(state, rng.choice(legal_actions(state)))
+        print(f"core deals of the peer's leaves, {game}: {check(states)} checked")
 
 
 if __name__ == "__main__":

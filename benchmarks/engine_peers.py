@@ -23,6 +23,7 @@ benchmark did before.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 from joker import apply, legal_actions, make_rules, new_game
 from joker.shuffle import deal_cards
@@ -87,6 +88,52 @@ def play_ours_dealt(games: list[list], rng: random.Random) -> tuple[int, int, in
 def deal_sizes(rules, rng: random.Random) -> list[int]:
     """The cards each of every deal of one random game, in order."""
     return [state.cards_each for state in our_dealt_games(rules, rng, 1)[0]]
+
+
+# Our compiled loop (``joker.bots.core.random_deals``): whole deals in C,
+# one call a deal, against ``evaluate_bots``, one call a deal.
+
+
+def one_size(rules, index: int):
+    """``rules`` with a schedule of one deal, the ``index``-th of its own,
+    as ``random_deals`` reads rules: so that one call plays one deal of a
+    chosen size (its trump named or turned as in the real schedule)."""
+    cards, named = rules.cards_in_deal(index), rules.trump_is_named(index)
+    return SimpleNamespace(
+        players=rules.players,
+        is_japanese=rules.is_japanese,
+        lead_modes=rules.lead_modes,
+        answer_modes=rules.answer_modes,
+        schedule=(cards,),
+        cards_in_deal=lambda i: cards,
+        trump_is_named=lambda i: named,
+    )
+
+
+class CoreDeals:
+    """Our compiled random loop over whole deals (dealing, trump, bids and
+    the card play in C; the deal's score is not computed, the core has no
+    entry point for it), one ``random_deals`` call a deal: a unit is one
+    game's deals in classic (its 24 sizes in order), one deal in Japanese
+    (a game's share of it set from our own slices, as for the peer)."""
+
+    def __init__(self, rules):
+        from joker.bots.core import random_deals
+
+        self.random_deals = random_deals
+        if rules.is_japanese:
+            self.deals = [rules]
+            self.per_game = None
+        else:
+            self.deals = [one_size(rules, i) for i in range(len(rules.schedule))]
+            self.per_game = len(self.deals)
+
+    def whole(self, rng: random.Random) -> tuple[float, int, int]:
+        decisions = 0
+        for rules in self.deals:
+            decisions += self.random_deals(rules, 1, rng.getrandbits(64))[1]
+        games = 1 if self.per_game else len(self.deals)
+        return games, decisions, len(self.deals)
 
 
 # OpenSpiel's side.

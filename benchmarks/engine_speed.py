@@ -33,9 +33,21 @@ every round), so a change of load falls on all of them alike; each figure
 is the median over an engine's slices. Target: ours at least 0.5x the C++
 loop in decisions a second, dealing excluded, for both games.
 
+Loop against loop: our compiled random loop (``joker.bots.core.random_deals``:
+dealing, trump, bids and the card play in C, uniformly random decisions)
+one call a deal, against ``evaluate_bots`` one call a deal, whole deals of
+the same sizes (classic: each deal of the schedule on its own, through
+``engine_peers.one_size``; Japanese: 2 x 18 against oh_hell's 3 x 12). The
+core's loop does not score its deals (it has no entry point that does);
+oh_hell's returns are computed. Target: instructions per decision at most
+1.0x the C++ loop's. The per-decision Python-API line (our engine, one call
+an action) stays beside it.
+
 ``--instructions`` counts instructions per decision as well, under valgrind
-(``engine_instructions``): a figure a busy machine does not move. Then
-what each seat sees (``engine_views``; ``--no-views`` skips it).
+(``engine_instructions``): a figure a busy machine does not move;
+``--annotate`` adds where our compiled loop's instructions go
+(``callgrind_annotate``). Then what each seat sees (``engine_views``;
+``--no-views`` skips it).
 """
 
 from __future__ import annotations
@@ -60,6 +72,7 @@ sys.path.insert(0, str(HERE))
 from engine_peers import (  # noqa: E402
     OUR_GAMES,
     POOL_GAMES,
+    CoreDeals,
     our_dealt_games,
     play_ours,
     play_ours_dealt,
@@ -68,6 +81,8 @@ from engine_peers import (  # noqa: E402
 )
 
 TARGET_RATIO = 0.5
+# Our compiled loop's instructions a decision over the C++ loop's, at most.
+LOOP_TARGET = 1.0
 MIN_SLICES = 5
 CLOCK = time.process_time
 # Dealt oh_hell states pooled per deal size.
@@ -78,7 +93,8 @@ INSTALL_HINT = (
     "(where the platform has a wheel for it)"
 )
 SIDES = {
-    "ours": "ours",
+    "ours": "ours (Python engine, one call an action)",
+    "core": "ours compiled (random_deals, one call a deal)",
     "cpp": "OpenSpiel C++ loop (evaluate_bots, uniform random bots)",
     "python": "OpenSpiel driven from Python (one call an action)",
 }
@@ -132,6 +148,7 @@ def engines(pyspiel, version: str | None, seed: int) -> list[Engine]:
         result += [
             Engine(name, "ours", "dealt", lambda rng, p=pool: play_ours_dealt(p, rng)),
             Engine(name, "ours", "whole", lambda rng, r=rules: play_ours(r, rng)),
+            Engine(name, "core", "whole", CoreDeals(rules).whole),
         ]
         if pyspiel is None:
             continue
@@ -212,8 +229,8 @@ def print_table(all_engines: list[Engine]) -> None:
         print(f"  peer: {label}")
 
 
-def ratio(all_engines, game, peer_side, mode, what="decisions") -> float:
-    ours = find(all_engines, game, "ours", mode)
+def ratio(all_engines, game, peer_side, mode, what="decisions", side="ours") -> float:
+    ours = find(all_engines, game, side, mode)
     peer = find(all_engines, game, peer_side, mode)
     if what == "games":
         return ours.games_rate() / peer.games_rate()
@@ -244,6 +261,14 @@ def verdicts(all_engines: list[Engine]) -> dict:
             f"{r['python_dealt_decisions']:.2f}x dealing excluded, "
             f"{r['python_whole_decisions']:.2f}x decisions/s and "
             f"{r['python_whole_games']:.2f}x games/s dealing included"
+        )
+        loop = ratio(all_engines, game, "cpp", "whole", side="core")
+        r["core_cpp_whole_decisions"] = loop
+        print(
+            f"  loop against loop: our compiled random loop (random_deals, one "
+            f"call a deal, dealing and bids in C) / OpenSpiel's C++ loop "
+            f"(evaluate_bots, one call a deal) {loop:.3f}x in decisions/s, CPU "
+            f"time, whole deals of the same sizes"
         )
         results[game] = {
             "ratios": r,
@@ -311,6 +336,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also count instructions per decision under valgrind (a few minutes)",
     )
+    parser.add_argument(
+        "--annotate",
+        action="store_true",
+        help="with --instructions: where our compiled loop's instructions go",
+    )
+    parser.add_argument(
+        "--loop-only",
+        action="store_true",
+        help="with --instructions: count the loop-against-loop line only",
+    )
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
     if args.slices < MIN_SLICES:
@@ -348,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         from engine_instructions import measure
 
-        results["instructions"] = measure(list(OUR_GAMES), args.seed)
+        results["instructions"] = measure(
+            list(OUR_GAMES), args.seed, annotate=args.annotate, loop_only=args.loop_only
+        )
     if not args.no_views:
         from engine_views import measure_views
 

@@ -46,10 +46,11 @@ try:
 except ImportError:  # the optional bench group is not installed
     pyspiel = None
 
+from core_deal import core_deal  # noqa: E402
+
 from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
 from joker.actions import Bid, NameTrump, PlayCard  # noqa: E402
 from joker.bots.autopilot import autopilot_action  # noqa: E402
-from joker.bots.bitdeal import BitDeal  # noqa: E402
 from joker.bots.montecarlo import Knowledge  # noqa: E402
 from joker.bots.results import Scorers  # noqa: E402
 from joker.cards import DECK, SUITS, TRUMP_CHOICES, sorted_cards  # noqa: E402
@@ -354,14 +355,17 @@ if pyspiel is not None:
             self.thinking.append(self.timer() - start)
             return engine_action(state, number)
 
-    class BitmaskRollout:
+    class CoreRollout:
         """An evaluator for ``ISMCTSBot`` that plays the rest of the deal out
-        on ``BitDeal``, the bit masks our bot's playouts run on, instead of
-        through this wrapper's engine states: the same playout speed as
-        ours. ``policy="random"`` plays random legal moves, as OpenSpiel's
+        on the compiled core our bot's playouts run on (``CoreDeal``, made
+        from the leaf's engine state by ``core_deal``), instead of through
+        this wrapper's engine states: the same playout speed as ours, so
+        that equal CPU compares the searches, not the harnesses.
+        ``policy="random"`` plays random legal moves, as OpenSpiel's
         ``RandomRolloutEvaluator`` does; ``"autopilot"`` plays the policy of
-        our bot's playouts. Trump and bids still to come (a leaf before the
-        card play) are made on the engine by the same policy."""
+        our bot's playouts in C (``CoreDeal.play_out``). A leaf before the
+        card play names trump on the engine (by the policy) and, with the
+        autopilot, makes the bids still to come in C as our playouts do."""
 
         def __init__(self, policy: str, rng: random.Random):
             if policy not in ("random", "autopilot"):
@@ -375,28 +379,36 @@ if pyspiel is not None:
 
         def evaluate(self, state):
             engine, rng = state.engine, self.rng
-            while engine.phase in (TRUMP, BID):
-                if self.autopilot:
-                    action = autopilot_action(engine)
-                else:
-                    action = rng.choice(legal_actions(engine))
-                engine = apply(engine, action)
-            sim = BitDeal.from_state(engine)
-            if self.autopilot:
-                sim.play_out()
-            else:
+            if not self.autopilot:
+                while engine.phase in (TRUMP, BID):
+                    engine = apply(engine, rng.choice(legal_actions(engine)))
+                sim = core_deal(engine)
                 while not sim.finished:
                     sim.play(rng.choice(sim.legal()))
+                return np.array(state.scorers(sim))
+            if engine.phase == TRUMP:
+                engine = apply(engine, autopilot_action(engine))
+            if engine.phase == BID:
+                sim = core_deal(engine)
+                made = [s for s, bid in enumerate(engine.bids) if bid is not None]
+                if made:
+                    last = (engine.turn - 1) % engine.players
+                    sim.bids_after(engine.bids, last, engine.bids[last], engine.dealer)
+                else:
+                    sim.all_bids(engine.dealer)
+            else:
+                sim = core_deal(engine)
+            sim.play_out()
             return np.array(state.scorers(sim))
 
     class CountedISMCTSBot(ismcts.ISMCTSBot):
         """OpenSpiel's ``ISMCTSBot`` with a fixed number of simulations a
-        move and playouts on bit masks (``BitmaskRollout``), behind our
+        move and playouts on the compiled core (``CoreRollout``), behind our
         bots' interface. ``simulations`` may be changed between moves."""
 
         def __init__(self, simulations: int, seed: int, policy: str = "random"):
             rng = np.random.RandomState(seed)
-            evaluator = BitmaskRollout(policy, random.Random(seed))
+            evaluator = CoreRollout(policy, random.Random(seed))
             # The game is read from each state; ISMCTSBot keeps it unused.
             super().__init__(None, evaluator, 2.0, 0, random_state=rng)
             self.simulations = simulations

@@ -4,15 +4,19 @@
 What it is given beyond ``openspiel_joker.CountedISMCTSBot`` with random
 playouts:
 
-* **our playout policy**: the rest of the deal played out on ``BitDeal`` by
-  the autopilot, bids and trump still to come by the autopilot's heuristic
-  (``BitmaskRollout("autopilot")``), as our bot plays out;
+* **our playout policy on our compiled core**: the rest of the deal played
+  out in C by the autopilot (``CoreDeal.play_out`` of ``joker.bots.core``,
+  the core our bot's playouts run on), the bids still to come by the
+  autopilot's heuristic in C and trump by it on the engine
+  (``openspiel_joker.CoreRollout("autopilot")``): a playout costs the peer
+  what it costs ours, so equal CPU compares the searches;
 * **a bid-aware sampler, built once a move**: the deals it searches are
   drawn from what the seat knows (``Knowledge``), built once for the move
   rather than for every simulation, and, once bids are made, preferring the
   deals whose bids fit their bidders' hands by the same test our
-  ``DealSampler`` makes (the autopilot's estimate of each bidder's hand
-  within a trick or so of its bid, up to ``INFER_TRIES`` draws);
+  ``DealSampler`` makes (the autopilot's estimate of each bidder's hand,
+  ``joker.bots.core.estimate_tricks``, within a trick or so of its bid, up
+  to ``INFER_TRIES`` draws);
 * **its own seed for everything**: the deals it samples come from a
   generator seeded with the bot (OpenSpiel's default resampler draws its
   seed from an unseeded ``UniformProbabilitySampler``, so a game could not
@@ -29,14 +33,10 @@ import random
 
 from openspiel_joker import CountedISMCTSBot, JokerState, pyspiel
 
-from joker.bots.bits import mask_of
-from joker.bots.bitsample import (
-    BID_SPREAD,
-    INFER_TRIES,
-    DealSampler,
-    estimate_tricks,
-)
-from joker.bots.montecarlo import Knowledge
+from joker.bots.bits import bit_of, mask_of, trump_index
+from joker.bots.core import estimate_tricks
+from joker.bots.montecarlo import Knowledge, _earlier_plays
+from joker.state import BID
 
 if pyspiel is not None:
     from open_spiel.python.algorithms.ismcts import ISMCTSFinalPolicyType
@@ -45,6 +45,11 @@ if pyspiel is not None:
         "visits": ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         "value": ISMCTSFinalPolicyType.MAX_VALUE,
     }
+
+# The bid fit, as our ``DealSampler`` judges it: the spread of a bidder's
+# estimated tricks about its bid, and the draws tried for a deal that fits.
+BID_SPREAD = 1.0
+INFER_TRIES = 8
 
 # From the sweep recorded in benchmarks/README.md (bot_strength.py --sweep).
 TUNED = {"uct_c": 1.0, "final": "value"}
@@ -56,9 +61,8 @@ class BidAwareSampler:
 
     def __init__(self, state, deal_actions):
         self.knowledge = Knowledge(state, deal_actions)
-        fit = DealSampler(state, deal_actions)
-        self.bidders = fit.bidders
-        self.trump = fit.template.trump
+        self.bidders = _bidders(state, deal_actions)
+        self.trump = -1 if state.trump is None else trump_index(state.trump)
         self.cards = state.cards_each
 
     def sample(self, rng: random.Random):
@@ -77,6 +81,24 @@ class BidAwareSampler:
             if misfit < best_misfit:
                 best, best_misfit = sample, misfit
         return best
+
+
+def _bidders(state, deal_actions) -> list:
+    """(seat, bid, cards it has played) of the other seats that bid, as
+    ``DealSampler`` lists them."""
+    if state.rules.is_japanese or state.trump is None:
+        return []
+    plays = _earlier_plays(state, deal_actions)
+    if plays is None and state.phase != BID:
+        return []
+    played = [0] * state.players
+    for play in (plays or []) + list(state.trick):
+        played[play.seat] |= 1 << bit_of(play.card)
+    return [
+        (s, bid, played[s])
+        for s, bid in enumerate(state.bids)
+        if bid is not None and s != state.turn
+    ]
 
 
 class TunedISMCTSBot(CountedISMCTSBot):

@@ -68,33 +68,13 @@ BENCHMARKS = (
     Benchmark(
         "bots vs OpenSpiel ISMCTS",
         "bot_strength.py",
-        # 200 games of every match-up at both budgets take about twelve
-        # hours of two cores (benchmarks/README.md); run_all plays the
-        # cheaper match-ups at 25 ms, 16 games each (about 9 minutes).
-        (
-            "--games",
-            "16",
-            "--budgets",
-            "0.025",
-            "--only",
-            "classic-cpu",
-            "japanese-cpu",
-            "japanese-25-vs-100",
-            "japanese-playouts",
-        ),
-        (
-            "--games",
-            "4",
-            "--positions",
-            "6",
-            "--max-deals",
-            "2",
-            "--budgets",
-            "0.01",
-            "0.02",
-        ),
+        # Deal by deal on duplicate deal sets: the headline cut against the
+        # peer fits an hour of two cores (benchmarks/README.md); the
+        # match-ups against today's bot are a run of their own.
+        ("--headline",),
+        ("--smoke", "--only", "classic-cpu", "japanese-cpu"),
         json=True,
-    ),  # fmt: skip
+    ),
     # The live tables' headline forms are their README's: 200 tables.
     Benchmark(
         "live tables, flat out",
