@@ -25,7 +25,7 @@ from . import autopilot
 from .bitdeal import BitDeal
 from .bits import bit_of, mask_of, play_code, play_of, trump_index
 from .bitsample import DealSampler, choose_bid, estimate_tricks
-from .core import CoreDeal, Playouts
+from .core import CoreDeal, Playouts, solve_deal
 from .core import choose_bid as core_choose_bid
 from .core import choose_trump as core_choose_trump
 from .core import estimate_tricks as core_estimate_tricks
@@ -233,6 +233,55 @@ def check_sampler(state, deal_actions, rng: random.Random) -> None:
                                 raise Mismatch(f"card {bit_} dealt to seat {s}, void")
 
 
+# The solver's moves are replayed through the engine from positions this
+# many tricks from the end, and checked best by a search on the engine
+# itself from positions ENGINE_SOLVE_TRICKS from the end.
+SOLVER_TRICKS = 2
+ENGINE_SOLVE_TRICKS = 1
+
+
+def check_solver(state, deal_actions, rng: random.Random) -> int:
+    """The open-cards solver of the playouts' last tricks (``solve_deal``)
+    on the state's true cards: each of its moves legal in the engine and,
+    near the end, worth as much to its seat as the best move that a search
+    on the engine itself finds (every seat playing for its own result, as
+    ``Scorers`` values the deal). The moves checked."""
+    bit = BitDeal.from_state(state)
+    if bit.total - bit.done > SOLVER_TRICKS:
+        return 0
+    playouts = Playouts(DealSampler(state, deal_actions), rng.getrandbits(64))
+    core = CoreDeal.of(bit)
+    moves = solve_deal(playouts, core.copy())
+    scorers = Scorers(state)
+    for code in moves:
+        action = play_of(state.turn, code)
+        if action not in legal_actions(state):
+            raise Mismatch(f"solver move {action} is not legal in the engine")
+        if bit.total - bit.done <= ENGINE_SOLVE_TRICKS:
+            seat = state.turn
+            best = max(
+                engine_solve(apply(state, other), scorers)[seat]
+                for other in legal_actions(state)
+            )
+            value = engine_solve(apply(state, action), scorers)[seat]
+            same("solver move's value", value, best)
+        bit.play(code)
+        state = apply(state, action)
+    same("solver tricks (engine)", tuple(bit.tricks), state.deals[-1].tricks)
+    return len(moves)
+
+
+def engine_solve(state, scorers) -> list[float]:
+    """Every seat's result when each plays the move best for itself, from
+    here to the deal's end on the engine (max^n, ties to the first move)."""
+    if state.phase != PLAY:
+        last = state.deals[-1]
+        return scorers(SimpleNamespace(bids=list(last.bids), tricks=list(last.tricks)))
+    seat = state.turn
+    results = (engine_solve(apply(state, a), scorers) for a in legal_actions(state))
+    return max(results, key=lambda values: values[seat])
+
+
 def check_position(state, deal_actions, rng: random.Random) -> int:
     """Every comparison that applies to this position; card-play steps."""
     steps = 0
@@ -243,6 +292,7 @@ def check_position(state, deal_actions, rng: random.Random) -> int:
     if state.phase == PLAY:
         steps += check_card_play(state, rng)
         steps += check_playout(state)
+        steps += check_solver(state, deal_actions, rng)
     return steps
 
 
