@@ -858,6 +858,12 @@ cdef class Playouts:
     cdef int bidder_bid[4]
     cdef uint64_t bidder_played[4]
     cdef int state_bids[4]
+    # The deal's plays so far (4-player game), to weigh sampled deals by
+    # how likely the other seats' plays were under the autopilot policy.
+    cdef int n_plays, first_leader
+    cdef int play_seat[40]
+    cdef int play_codes[40]
+    cdef double play_miss
     # One deal's cards by place (the spare last), while it is dealt.
     cdef int places[MAX_SLOTS + 1][MAX_POOL]
     cdef int counts[MAX_SLOTS + 1]
@@ -905,6 +911,12 @@ cdef class Playouts:
                         self.card_ok[n][i] = slot
                     n += 1
         self.group_start[self.n_groups] = n
+        self.n_plays = len(sampler.plays)
+        self.first_leader = sampler.plays[0][0] if sampler.plays else 0
+        for i, (s, code) in enumerate(sampler.plays):
+            self.play_seat[i] = s
+            self.play_codes[i] = code
+        self.play_miss = _bitsample.PLAY_MISS
         self.n_bidders = len(sampler.bidders)
         for i, (s, bid, played) in enumerate(sampler.bidders):
             self.bidder_seat[i] = s
@@ -1001,12 +1013,36 @@ cdef class Playouts:
             for k in range(d.ncols[s]):
                 d.ups[s] |= ONE << d.upcards[s][k]
 
+    cdef double play_likelihood(self, Deal* d) noexcept nogil:
+        """How likely the other seats' plays so far were on this deal, each
+        the autopilot's move or (``play_miss``) another: the deal replayed
+        from its first trick, every seat's played cards back in its hand."""
+        cdef Deal start = d[0]
+        cdef double likelihood = 1.0
+        cdef int i, s, code
+        for i in range(self.n_plays):
+            code = self.play_codes[i]
+            start.hands[self.play_seat[i]] |= ONE << (
+                code if code < JOKER_PLAY else X1 + (code - JOKER_PLAY >= 32)
+            )
+        for s in range(4):
+            start.tricks[s] = 0
+        start.done = start.played = 0
+        start.leader = self.first_leader
+        for i in range(self.n_plays):
+            code = self.play_codes[i]
+            if self.play_seat[i] != self.seat and autopilot_move(&start) != code:
+                likelihood *= self.play_miss
+            play(&start, code)
+        return likelihood
+
     cdef void sample(self, Deal* d) noexcept nogil:
-        """One deal; with bids made, one whose bids fit (``DealSampler.sample``)."""
+        """One deal; with bids made, one whose bids fit (``DealSampler.sample``),
+        and with cards played, one whose plays were likely (``play_likelihood``)."""
         cdef Deal best
-        cdef double misfit, best_misfit = INFINITY, gap
+        cdef double misfit, best_misfit = INFINITY, gap, fit
         cdef int t, i, s
-        if not self.n_bidders:
+        if not self.n_bidders and not self.n_plays:
             self.deal_cards(d)
             return
         for t in range(INFER_TRIES):
@@ -1019,10 +1055,14 @@ cdef class Playouts:
                 ) - self.bidder_bid[i]
                 misfit += gap * gap
             misfit /= BID_SPREAD * BID_SPREAD
-            if uniform(&self.rng) < exp(-misfit / 2):
+            fit = exp(-misfit / 2)
+            if self.n_plays:
+                fit *= self.play_likelihood(d)
+            if uniform(&self.rng) < fit:
                 return
-            if misfit < best_misfit:
-                best, best_misfit = d[0], misfit
+            # The best fit of the tries when none is accepted.
+            if -fit < best_misfit:
+                best, best_misfit = d[0], -fit
         d[0] = best
 
     def sample_deal(self):
@@ -1030,6 +1070,10 @@ cdef class Playouts:
         cdef CoreDeal deal = CoreDeal.__new__(CoreDeal)
         self.sample(&deal.d)
         return deal
+
+    def likelihood(self, CoreDeal deal):
+        """``play_likelihood`` of a deal (for the checks)."""
+        return self.play_likelihood(&deal.d)
 
     # -- results ---------------------------------------------------------------
 

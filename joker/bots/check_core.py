@@ -18,13 +18,14 @@ import sys
 from types import SimpleNamespace
 
 from .. import apply, legal_actions, make_rules, new_game
+from ..actions import PlayCard
 from ..cards import DECK, TRUMP_CHOICES
 from ..shuffle import deal_from_deck
 from ..state import BID, DEAL, OVER, PLAY, TRUMP
 from . import autopilot
 from .bitdeal import BitDeal
 from .bits import bit_of, mask_of, play_code, play_of, trump_index
-from .bitsample import DealSampler, choose_bid, estimate_tricks
+from .bitsample import PLAY_MISS, DealSampler, choose_bid, estimate_tricks
 from .core import CoreDeal, Playouts, solve_deal
 from .core import choose_bid as core_choose_bid
 from .core import choose_trump as core_choose_trump
@@ -237,7 +238,7 @@ def check_sampler(state, deal_actions, rng: random.Random) -> None:
 # many tricks from the end, and checked best by a search on the engine
 # itself from positions ENGINE_SOLVE_TRICKS from the end.
 SOLVER_TRICKS = 2
-ENGINE_SOLVE_TRICKS = 1
+ENGINE_SOLVE_TRICKS = 2
 
 
 def check_solver(state, deal_actions, rng: random.Random) -> int:
@@ -282,9 +283,31 @@ def engine_solve(state, scorers) -> list[float]:
     return max(results, key=lambda values: values[seat])
 
 
-def check_position(state, deal_actions, rng: random.Random) -> int:
-    """Every comparison that applies to this position; card-play steps."""
+def check_inference(start, state, deal_actions) -> None:
+    """How likely the other seats' plays so far were on the state's true
+    deal, as the core weighs sampled deals: each the autopilot's move in
+    the engine, replayed from the deal's ``start``, or ``PLAY_MISS``."""
+    expected = 1.0
+    if not state.rules.is_japanese:
+        walked = start
+        for action in deal_actions:
+            if isinstance(action, PlayCard) and action.seat != state.turn:
+                if autopilot.autopilot_action(walked) != action:
+                    expected *= PLAY_MISS
+            walked = apply(walked, action)
+        same("position replayed", walked, state)
+    playouts = Playouts(DealSampler(state, deal_actions), 1)
+    core = CoreDeal.of(BitDeal.from_state(state))
+    same("likelihood of the plays", playouts.likelihood(core), expected)
+
+
+def check_position(state, deal_actions, rng: random.Random, start=None) -> int:
+    """Every comparison that applies to this position; card-play steps.
+    ``start``: the deal's position after dealing, to check the inference
+    from the plays."""
     steps = 0
+    if start is not None and state.phase == PLAY:
+        check_inference(start, state, deal_actions)
     if state.phase in (TRUMP, BID, PLAY):
         check_sampler(state, deal_actions, rng)
     if state.phase == BID:
@@ -307,8 +330,10 @@ def main(argv=None) -> int:
         for profile, options in PROFILES.values():
             rules = make_rules(profile, options)
             for state, deal_actions in positions(rules, rng, deals=3):
+                if not deal_actions:
+                    start = state  # the first decision of a deal
                 try:
-                    steps += check_position(state, deal_actions, rng)
+                    steps += check_position(state, deal_actions, rng, start)
                 except Mismatch as error:
                     print(f"MISMATCH ({profile} {options}): {error}", file=sys.stderr)
                     return 1

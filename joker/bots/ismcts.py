@@ -23,12 +23,15 @@ every ``CHECK_EVERY`` deals. Python only works out what the seat knows
   the later seats bidding as the autopilot would.
 * **Cards**: determinized search: every distinct legal card (two cards of
   a suit with nothing live between them, or two jokers, are one move) on
-  each sampled deal, played out by the autopilot policy; in Japanese Joker
-  the last ``SOLVE_TRICKS`` tricks of each playout are played on open cards
-  by every seat's best move (``Playouts.compare``'s ``solve``). With the
-  core's ten times more deals in the same time, this flat search over many
-  deals measured at least as strong as the earlier tree search in Python
-  (docs/engine.md), and the open-cards endgame stronger than the autopilot's.
+  each sampled deal, played out by the autopilot policy, the last tricks
+  played on open cards by every seat's best move (``SOLVE_TRICKS``).
+  Sampled deals are preferred by how well they fit the bids made and,
+  in the 4-player game, how likely the other seats' plays so far were on
+  them (``bitsample.PLAY_MISS``). The earlier tree search in Python was
+  about a flat search over the autopilot's playouts at the budgets it could
+  afford; with the core's ten times more deals, the flat search spends them
+  on the moves the bot is choosing between (docs/engine.md has the
+  measurements).
 * **Results**: the trick difference in Japanese Joker; in the 4-player game
   each seat's deal score with what the deal does to the pulka's premium and
   deductions, as expected values (``results.Premiums``), less a third of the
@@ -70,9 +73,13 @@ MARGIN_SHARE = 0.05
 # Deals between two readings of the clock (each deal is one playout per
 # candidate, a few microseconds each).
 CHECK_EVERY = 8
-# The playouts of card play solve the last tricks on open cards
-# (``Playouts.compare``'s ``solve``), by game.
-SOLVE_TRICKS = {"classic": 0, "japanese": 2}
+# The playouts of card play solve their last SOLVE_TRICKS tricks on open
+# cards (``Playouts.compare``'s ``solve``) once the deal has no more than
+# SOLVE_FROM tricks left, by game: in Japanese Joker always (about twice
+# a playout's cost), in the 4-player game only near the end (a solved
+# playout from the start of a 9-card deal costs fifty playouts).
+SOLVE_TRICKS = {"classic": 2, "japanese": 2}
+SOLVE_FROM = {"classic": 2, "japanese": 18}
 
 
 class IsmctsBot:
@@ -204,7 +211,10 @@ class _Search:
         guess = autopilot_action(state)
         actions.sort(key=lambda action: action != guess)
         codes = [play_code(action) for action in actions]
-        solve = SOLVE_TRICKS["japanese" if self.japanese else "classic"]
+        game = "japanese" if self.japanese else "classic"
+        template = self.sampler.template
+        left = template.total - template.done
+        solve = SOLVE_TRICKS[game] if left <= SOLVE_FROM[game] else 0
         return play_of(self.seat, self.best("card", codes, solve))
 
 
