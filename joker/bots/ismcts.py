@@ -61,8 +61,8 @@ from .core import Playouts
 
 # Thinking budget per move, in seconds of the bot's timer (docs/engine.md
 # has the measurements): normal at a tenth of the earlier Python bot's
-# 0.25 s plays at least as well as it did; strong takes ten times that;
-# easy samples about as many deals as the earlier easy level did.
+# 0.25 s, which samples ten times its deals; strong ten times normal's;
+# easy about as many deals as the earlier easy level sampled.
 LEVELS = {"easy": 0.002, "normal": 0.025, "strong": 0.25}
 DEFAULT_LEVEL = "normal"
 DECK_SET = frozenset(DECK)
