@@ -274,12 +274,19 @@ def check_solver(state, deal_actions, rng: random.Random) -> int:
 
 def engine_solve(state, scorers) -> list[float]:
     """Every seat's result when each plays the move best for itself, from
-    here to the deal's end on the engine (max^n, ties to the first move)."""
+    here to the deal's end on the engine (max^n). A seat's ties change the
+    others' results, so they go as the core breaks them: the autopilot's
+    move first, in its place the first legal code, then the codes in order."""
     if state.phase != PLAY:
         last = state.deals[-1]
         return scorers(SimpleNamespace(bids=list(last.bids), tricks=list(last.tricks)))
     seat = state.turn
-    results = (engine_solve(apply(state, a), scorers) for a in legal_actions(state))
+    codes = BitDeal.from_state(state).legal()
+    first = codes.index(play_code(autopilot.autopilot_action(state)))
+    codes[0], codes[first] = codes[first], codes[0]
+    results = (
+        engine_solve(apply(state, play_of(seat, code)), scorers) for code in codes
+    )
     return max(results, key=lambda values: values[seat])
 
 
