@@ -971,8 +971,10 @@ cdef class Playouts:
                 self.counts[chosen] += 1
         return True
 
-    cdef void deal_cards(self, Deal* d) noexcept nogil:
-        """A deal with every hidden place dealt from the pool."""
+    cdef bint deal_cards(self, Deal* d) noexcept nogil:
+        """A deal with every hidden place dealt from the pool; False when
+        the shown voids could not be kept (then the pool is dealt at random,
+        as ``DealSampler`` does)."""
         cdef int shuffled[MAX_POOL]
         cdef int i, k, t, s, start, dealt = 0
         if self.limited:
@@ -1012,6 +1014,7 @@ cdef class Playouts:
             d.ups[s] = 0
             for k in range(d.ncols[s]):
                 d.ups[s] |= ONE << d.upcards[s][k]
+        return dealt or not self.limited
 
     cdef double play_likelihood(self, Deal* d) noexcept nogil:
         """How likely the other seats' plays so far were on this deal, each
@@ -1042,11 +1045,12 @@ cdef class Playouts:
         cdef Deal best
         cdef double misfit, best_misfit = INFINITY, gap, fit
         cdef int t, i, s
+        cdef bint kept
         if not self.n_bidders and not self.n_plays:
             self.deal_cards(d)
             return
         for t in range(INFER_TRIES):
-            self.deal_cards(d)
+            kept = self.deal_cards(d)
             misfit = 0.0
             for i in range(self.n_bidders):
                 s = self.bidder_seat[i]
@@ -1058,6 +1062,8 @@ cdef class Playouts:
             fit = exp(-misfit / 2)
             if self.n_plays:
                 fit *= self.play_likelihood(d)
+            if not kept:
+                fit = 0.0  # a deal that breaks a shown void only as a last resort
             if uniform(&self.rng) < fit:
                 return
             # The best fit of the tries when none is accepted.
