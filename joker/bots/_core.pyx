@@ -17,6 +17,7 @@ caller's clock is read every ``check_every`` deals, not per playout.
 
 from libc.stdint cimport uint64_t, uint32_t
 from libc.math cimport pow, fabs, exp, INFINITY
+from libc.stdlib cimport calloc, free
 
 include "_core_digest.pxi"
 
@@ -857,6 +858,12 @@ cdef class Playouts:
     cdef int bidder_bid[4]
     cdef uint64_t bidder_played[4]
     cdef int state_bids[4]
+    # The deal's plays so far (4-player game), to weigh sampled deals by
+    # how likely the other seats' plays were under the autopilot policy.
+    cdef int n_plays, first_leader
+    cdef int play_seat[40]
+    cdef int play_codes[40]
+    cdef double play_miss
     # One deal's cards by place (the spare last), while it is dealt.
     cdef int places[MAX_SLOTS + 1][MAX_POOL]
     cdef int counts[MAX_SLOTS + 1]
@@ -904,6 +911,12 @@ cdef class Playouts:
                         self.card_ok[n][i] = slot
                     n += 1
         self.group_start[self.n_groups] = n
+        self.n_plays = len(sampler.plays)
+        self.first_leader = sampler.plays[0][0] if sampler.plays else 0
+        for i, (s, code) in enumerate(sampler.plays):
+            self.play_seat[i] = s
+            self.play_codes[i] = code
+        self.play_miss = _bitsample.PLAY_MISS
         self.n_bidders = len(sampler.bidders)
         for i, (s, bid, played) in enumerate(sampler.bidders):
             self.bidder_seat[i] = s
@@ -958,8 +971,10 @@ cdef class Playouts:
                 self.counts[chosen] += 1
         return True
 
-    cdef void deal_cards(self, Deal* d) noexcept nogil:
-        """A deal with every hidden place dealt from the pool."""
+    cdef bint deal_cards(self, Deal* d) noexcept nogil:
+        """A deal with every hidden place dealt from the pool; False when
+        the shown voids could not be kept (then the pool is dealt at random,
+        as ``DealSampler`` does)."""
         cdef int shuffled[MAX_POOL]
         cdef int i, k, t, s, start, dealt = 0
         if self.limited:
@@ -999,17 +1014,43 @@ cdef class Playouts:
             d.ups[s] = 0
             for k in range(d.ncols[s]):
                 d.ups[s] |= ONE << d.upcards[s][k]
+        return dealt or not self.limited
+
+    cdef double play_likelihood(self, Deal* d) noexcept nogil:
+        """How likely the other seats' plays so far were on this deal, each
+        the autopilot's move or (``play_miss``) another: the deal replayed
+        from its first trick, every seat's played cards back in its hand."""
+        cdef Deal start = d[0]
+        cdef double likelihood = 1.0
+        cdef int i, s, code
+        for i in range(self.n_plays):
+            code = self.play_codes[i]
+            start.hands[self.play_seat[i]] |= ONE << (
+                code if code < JOKER_PLAY else X1 + (code - JOKER_PLAY >= 32)
+            )
+        for s in range(4):
+            start.tricks[s] = 0
+        start.done = start.played = 0
+        start.leader = self.first_leader
+        for i in range(self.n_plays):
+            code = self.play_codes[i]
+            if self.play_seat[i] != self.seat and autopilot_move(&start) != code:
+                likelihood *= self.play_miss
+            play(&start, code)
+        return likelihood
 
     cdef void sample(self, Deal* d) noexcept nogil:
-        """One deal; with bids made, one whose bids fit (``DealSampler.sample``)."""
+        """One deal; with bids made, one whose bids fit (``DealSampler.sample``),
+        and with cards played, one whose plays were likely (``play_likelihood``)."""
         cdef Deal best
-        cdef double misfit, best_misfit = INFINITY, gap
+        cdef double misfit, best_misfit = INFINITY, gap, fit
         cdef int t, i, s
-        if not self.n_bidders:
+        cdef bint kept
+        if not self.n_bidders and not self.n_plays:
             self.deal_cards(d)
             return
         for t in range(INFER_TRIES):
-            self.deal_cards(d)
+            kept = self.deal_cards(d)
             misfit = 0.0
             for i in range(self.n_bidders):
                 s = self.bidder_seat[i]
@@ -1018,10 +1059,16 @@ cdef class Playouts:
                 ) - self.bidder_bid[i]
                 misfit += gap * gap
             misfit /= BID_SPREAD * BID_SPREAD
-            if uniform(&self.rng) < exp(-misfit / 2):
+            fit = exp(-misfit / 2)
+            if self.n_plays:
+                fit *= self.play_likelihood(d)
+            if not kept:
+                fit = 0.0  # a deal that breaks a shown void only as a last resort
+            if uniform(&self.rng) < fit:
                 return
-            if misfit < best_misfit:
-                best, best_misfit = d[0], misfit
+            # The best fit of the tries when none is accepted.
+            if -fit < best_misfit:
+                best, best_misfit = d[0], -fit
         d[0] = best
 
     def sample_deal(self):
@@ -1029,6 +1076,10 @@ cdef class Playouts:
         cdef CoreDeal deal = CoreDeal.__new__(CoreDeal)
         self.sample(&deal.d)
         return deal
+
+    def likelihood(self, CoreDeal deal):
+        """``play_likelihood`` of a deal (for the checks)."""
+        return self.play_likelihood(&deal.d)
 
     # -- results ---------------------------------------------------------------
 
@@ -1069,40 +1120,172 @@ cdef class Playouts:
         timer=None,
         double deadline=INFINITY,
         int check_every=16,
+        bint stop_early=False,
+        int solve=0,
     ):
         """Up to ``deals`` sampled deals, each played out once per candidate
         (a trump by index, -1 for none; a bid; a card's play code; ``none``:
         the deal as it stands, one candidate ignored): the summed results
         for the seat to move, one per candidate, and the deals played.
         ``timer()`` is read every ``check_every`` deals, and the batch ends
-        once it reaches ``deadline``."""
-        cdef int k = KINDS[kind], n = len(candidates), c
+        once it reaches ``deadline``.
+
+        ``stop_early`` (Japanese Joker) ends the batch once the leading
+        candidate is ahead of the next beyond doubt on their paired
+        results (``decided``). ``solve``: in the last ``solve`` tricks the
+        playout plays every seat's best move on the open cards (``solve``)
+        instead of the autopilot's."""
+        cdef int k = KINDS[kind], n = len(candidates), c, i, j
         cdef int codes[64]
         cdef double totals[64]
+        cdef double values[64]
         cdef double out[4]
+        cdef double* pairs = NULL
         cdef long done = 0
         cdef Deal deal, sim
         if not 0 < n <= 64:
             raise ValueError("between 1 and 64 candidates")
         if check_every < 1:
             raise ValueError("check_every must be at least 1")
+        if solve < 0:
+            raise ValueError("solve counts tricks: 0 or more")
         for c in range(n):
             codes[c] = candidates[c]
             totals[c] = 0.0
-        while done < deals:
-            if timer is not None and done % check_every == 0 and done:
-                if timer() >= deadline:
+        if stop_early and n > 1:
+            # Sums of the paired differences and of their squares, i < j.
+            pairs = <double*>calloc(2 * n * n, sizeof(double))
+            if pairs == NULL:
+                raise MemoryError()
+        try:
+            while done < deals:
+                if timer is not None and done % check_every == 0 and done:
+                    if timer() >= deadline:
+                        break
+                with nogil:
+                    self.sample(&deal)
+                    for c in range(n):
+                        sim = deal
+                        self.start(&sim, k, codes[c])
+                        finish(&self.scoring, &sim, solve, self.seat, out)
+                        values[c] = out[self.seat]
+                        totals[c] += values[c]
+                    if pairs != NULL:
+                        for i in range(n):
+                            for j in range(i + 1, n):
+                                pairs[2 * (i * n + j)] += values[i] - values[j]
+                                pairs[2 * (i * n + j) + 1] += (values[i] - values[j]) * (
+                                    values[i] - values[j]
+                                )
+                done += 1
+                if pairs != NULL and decided(totals, pairs, n, done):
                     break
-            with nogil:
-                self.sample(&deal)
-                for c in range(n):
-                    sim = deal
-                    self.start(&sim, k, codes[c])
-                    play_out(&sim)
-                    score_deal(&self.scoring, sim.bids, sim.tricks, out)
-                    totals[c] += out[self.seat]
-            done += 1
+        finally:
+            free(pairs)
         return [totals[c] for c in range(n)], done
+
+
+cdef double DECIDED_Z = 3.0
+cdef int DECIDED_AFTER = 8
+cdef int DECIDED_EVERY = 4
+
+
+cdef bint decided(double* totals, double* pairs, int n, long done) noexcept nogil:
+    """Whether the leader is ahead of the runner-up beyond doubt: by
+    ``DECIDED_Z`` standard errors of their paired differences, over at
+    least ``DECIDED_AFTER`` deals (checked every ``DECIDED_EVERY``)."""
+    cdef int c, first = 0, second = -1, i, j
+    cdef double mean, variance, total, squares, sign
+    if done < DECIDED_AFTER or done % DECIDED_EVERY:
+        return False
+    for c in range(1, n):
+        if totals[c] > totals[first]:
+            second, first = first, c
+        elif second < 0 or totals[c] > totals[second]:
+            second = c
+    i, j, sign = (first, second, 1.0) if first < second else (second, first, -1.0)
+    total = sign * pairs[2 * (i * n + j)]
+    squares = pairs[2 * (i * n + j) + 1]
+    mean = total / done
+    variance = (squares - total * mean) / (done - 1)
+    return mean * mean * done >= DECIDED_Z * DECIDED_Z * variance and (
+        mean > 0 or variance <= 1e-12
+    )
+
+
+# -- the last tricks on open cards -------------------------------------------
+
+
+cdef void finish(Scoring* sc, Deal* d, int solve, int seat, double* out) noexcept nogil:
+    """The deal played out, the last ``solve`` tricks by ``solve_open``,
+    and every seat's result in ``out``."""
+    while d.done < d.total and d.total - d.done > solve:
+        play(d, autopilot_move(d))
+    if d.done < d.total:
+        solve_open(sc, d, out)
+    else:
+        score_deal(sc, d.bids, d.tricks, out)
+
+
+cdef int moves_in_order(Deal* d, int* codes) noexcept nogil:
+    """The legal codes, the autopilot's move first."""
+    cdef int n = legal_codes(d, codes), first = autopilot_move(d), i
+    for i in range(n):
+        if codes[i] == first:
+            codes[i] = codes[0]
+            codes[0] = first
+            break
+    return n
+
+
+cdef void solve_open(Scoring* sc, Deal* d, double* out) noexcept nogil:
+    """Every seat's result when each plays, on open cards, the move best
+    for itself (max^n: in the 4-player game each seat for itself, in
+    Japanese Joker the two opposed); ties go to the autopilot's move, then
+    to the first legal one."""
+    cdef int codes[MAX_LEGAL]
+    cdef int n, i, s, seat
+    cdef double values[4]
+    cdef double best = -INFINITY
+    cdef Deal child
+    if d.done == d.total:
+        score_deal(sc, d.bids, d.tricks, out)
+        return
+    seat = turn_of(d)
+    n = moves_in_order(d, codes)
+    for i in range(n):
+        child = d[0]
+        play(&child, codes[i])
+        solve_open(sc, &child, values)
+        if values[seat] > best:
+            best = values[seat]
+            for s in range(d.players):
+                out[s] = values[s]
+
+
+def solve_deal(Playouts playouts, CoreDeal deal):
+    """The moves ``solve_open`` makes from this deal to its end, scored as
+    ``playouts`` scores (for the checks: they are replayed through the
+    engine)."""
+    cdef double out[4]
+    cdef int codes[MAX_LEGAL]
+    cdef int n, i, seat, best_code
+    cdef double best
+    cdef Deal child
+    moves = []
+    while deal.d.done < deal.d.total:
+        seat = turn_of(&deal.d)
+        n = moves_in_order(&deal.d, codes)
+        best, best_code = -INFINITY, codes[0]
+        for i in range(n):
+            child = deal.d
+            play(&child, codes[i])
+            solve_open(&playouts.scoring, &child, out)
+            if out[seat] > best:
+                best, best_code = out[seat], codes[i]
+        moves.append(best_code)
+        play(&deal.d, best_code)
+    return moves
 
 
 # -- whole random deals, for the engine's speed ------------------------------

@@ -31,13 +31,16 @@ from .autopilot import (
     TRUMP_VALUE,
 )
 from .bitdeal import BitDeal
-from .bits import SUIT_MASK, X1, X2, bit_of, bits_mask
+from .bits import SUIT_MASK, X1, X2, bit_of, bits_mask, play_code
 from .montecarlo import SAMPLE_TRIES, Knowledge, _earlier_plays, _may_hold
 
 # A bid's spread, in tricks, around the autopilot's estimate of the
 # bidder's hand, and the deals drawn to find one that fits the bids.
 BID_SPREAD = 1.0
 INFER_TRIES = 8
+# The compiled search's model of the other seats' card play: each earlier
+# play is the autopilot's move, or another with this relative likelihood.
+PLAY_MISS = 0.5
 
 
 class DealSampler:
@@ -83,6 +86,7 @@ class DealSampler:
         # Everything but the cards, which each sample deals.
         self.template = BitDeal.from_parts(state, self.hands, [])
         self.bidders = self._bidders(state, plays)
+        self.plays = self._plays(state, plays)
 
     def _bidders(self, state: State, plays) -> list:
         """(seat, bid, cards it has played) of the other seats that bid."""
@@ -98,6 +102,15 @@ class DealSampler:
             for s, bid in enumerate(state.bids)
             if bid is not None and s != self.seat
         ]
+
+    def _plays(self, state: State, plays) -> list:
+        """(seat, play code) of every card played in the deal so far, in
+        order, in the 4-player game when they are all known (the compiled
+        search weighs its sampled deals by how likely the other seats'
+        plays were, ``PLAY_MISS``)."""
+        if state.rules.is_japanese or plays is None:
+            return []
+        return [(play.seat, play_code(play)) for play in plays + list(state.trick)]
 
     def sample(self, rng: random.Random) -> BitDeal:
         """One deal; with bids made, one whose bids fit (see module)."""

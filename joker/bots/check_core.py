@@ -18,14 +18,15 @@ import sys
 from types import SimpleNamespace
 
 from .. import apply, legal_actions, make_rules, new_game
+from ..actions import PlayCard
 from ..cards import DECK, TRUMP_CHOICES
 from ..shuffle import deal_from_deck
 from ..state import BID, DEAL, OVER, PLAY, TRUMP
 from . import autopilot
 from .bitdeal import BitDeal
 from .bits import bit_of, mask_of, play_code, play_of, trump_index
-from .bitsample import DealSampler, choose_bid, estimate_tricks
-from .core import CoreDeal, Playouts
+from .bitsample import PLAY_MISS, DealSampler, choose_bid, estimate_tricks
+from .core import CoreDeal, Playouts, solve_deal
 from .core import choose_bid as core_choose_bid
 from .core import choose_trump as core_choose_trump
 from .core import estimate_tricks as core_estimate_tricks
@@ -233,9 +234,87 @@ def check_sampler(state, deal_actions, rng: random.Random) -> None:
                                 raise Mismatch(f"card {bit_} dealt to seat {s}, void")
 
 
-def check_position(state, deal_actions, rng: random.Random) -> int:
-    """Every comparison that applies to this position; card-play steps."""
+# The solver's moves are replayed through the engine from positions this
+# many tricks from the end, and checked best by a search on the engine
+# itself from positions ENGINE_SOLVE_TRICKS from the end.
+SOLVER_TRICKS = 2
+ENGINE_SOLVE_TRICKS = 2
+
+
+def check_solver(state, deal_actions, rng: random.Random) -> int:
+    """The open-cards solver of the playouts' last tricks (``solve_deal``)
+    on the state's true cards: each of its moves legal in the engine and,
+    near the end, worth as much to its seat as the best move that a search
+    on the engine itself finds (every seat playing for its own result, as
+    ``Scorers`` values the deal). The moves checked."""
+    bit = BitDeal.from_state(state)
+    if bit.total - bit.done > SOLVER_TRICKS:
+        return 0
+    playouts = Playouts(DealSampler(state, deal_actions), rng.getrandbits(64))
+    core = CoreDeal.of(bit)
+    moves = solve_deal(playouts, core.copy())
+    scorers = Scorers(state)
+    for code in moves:
+        action = play_of(state.turn, code)
+        if action not in legal_actions(state):
+            raise Mismatch(f"solver move {action} is not legal in the engine")
+        if bit.total - bit.done <= ENGINE_SOLVE_TRICKS:
+            seat = state.turn
+            best = max(
+                engine_solve(apply(state, other), scorers)[seat]
+                for other in legal_actions(state)
+            )
+            value = engine_solve(apply(state, action), scorers)[seat]
+            same("solver move's value", value, best)
+        bit.play(code)
+        state = apply(state, action)
+    same("solver tricks (engine)", tuple(bit.tricks), state.deals[-1].tricks)
+    return len(moves)
+
+
+def engine_solve(state, scorers) -> list[float]:
+    """Every seat's result when each plays the move best for itself, from
+    here to the deal's end on the engine (max^n). A seat's ties change the
+    others' results, so they go as the core breaks them: the autopilot's
+    move first, in its place the first legal code, then the codes in order."""
+    if state.phase != PLAY:
+        last = state.deals[-1]
+        return scorers(SimpleNamespace(bids=list(last.bids), tricks=list(last.tricks)))
+    seat = state.turn
+    codes = BitDeal.from_state(state).legal()
+    first = codes.index(play_code(autopilot.autopilot_action(state)))
+    codes[0], codes[first] = codes[first], codes[0]
+    results = (
+        engine_solve(apply(state, play_of(seat, code)), scorers) for code in codes
+    )
+    return max(results, key=lambda values: values[seat])
+
+
+def check_inference(start, state, deal_actions) -> None:
+    """How likely the other seats' plays so far were on the state's true
+    deal, as the core weighs sampled deals: each the autopilot's move in
+    the engine, replayed from the deal's ``start``, or ``PLAY_MISS``."""
+    expected = 1.0
+    if not state.rules.is_japanese:
+        walked = start
+        for action in deal_actions:
+            if isinstance(action, PlayCard) and action.seat != state.turn:
+                if autopilot.autopilot_action(walked) != action:
+                    expected *= PLAY_MISS
+            walked = apply(walked, action)
+        same("position replayed", walked, state)
+    playouts = Playouts(DealSampler(state, deal_actions), 1)
+    core = CoreDeal.of(BitDeal.from_state(state))
+    same("likelihood of the plays", playouts.likelihood(core), expected)
+
+
+def check_position(state, deal_actions, rng: random.Random, start=None) -> int:
+    """Every comparison that applies to this position; card-play steps.
+    ``start``: the deal's position after dealing, to check the inference
+    from the plays."""
     steps = 0
+    if start is not None and state.phase == PLAY:
+        check_inference(start, state, deal_actions)
     if state.phase in (TRUMP, BID, PLAY):
         check_sampler(state, deal_actions, rng)
     if state.phase == BID:
@@ -243,6 +322,7 @@ def check_position(state, deal_actions, rng: random.Random) -> int:
     if state.phase == PLAY:
         steps += check_card_play(state, rng)
         steps += check_playout(state)
+        steps += check_solver(state, deal_actions, rng)
     return steps
 
 
@@ -257,8 +337,10 @@ def main(argv=None) -> int:
         for profile, options in PROFILES.values():
             rules = make_rules(profile, options)
             for state, deal_actions in positions(rules, rng, deals=3):
+                if not deal_actions:
+                    start = state  # the first decision of a deal
                 try:
-                    steps += check_position(state, deal_actions, rng)
+                    steps += check_position(state, deal_actions, rng, start)
                 except Mismatch as error:
                     print(f"MISMATCH ({profile} {options}): {error}", file=sys.stderr)
                     return 1

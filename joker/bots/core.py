@@ -1,7 +1,9 @@
 """The compiled core of the practice bot's playouts, built from
 ``_core.pyx`` by ``pip install -e .``: ``CoreDeal`` (one deal in C, a step at
-a time), ``Playouts`` (batches of sampled, played-out and scored deals, one
-call each) and ``random_deals`` (whole random deals, for the engine's speed).
+a time), ``Playouts`` (the practice bot's search: the candidate moves compared
+on batches of sampled, played-out and scored deals, one call a move),
+``solve_deal`` (the open-cards solver of the playouts' last tricks, for the
+checks) and ``random_deals`` (whole random deals, for the engine's speed).
 
 A missing build, or one made from another version of ``_core.pyx``, is an
 ``ImportError`` that says how to rebuild: there is no Python stand-in that
@@ -33,6 +35,7 @@ if _SOURCE.exists():
 CoreDeal = _core.CoreDeal
 Playouts = _core.Playouts
 random_deals = _core.random_deals
+solve_deal = _core.solve_deal
 estimate_tricks = _core.core_estimate_tricks
 choose_bid = _core.core_choose_bid
 choose_trump = _core.core_choose_trump
@@ -44,4 +47,5 @@ __all__ = [
     "choose_trump",
     "estimate_tricks",
     "random_deals",
+    "solve_deal",
 ]

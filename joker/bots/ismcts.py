@@ -1,4 +1,4 @@
-"""The practice bot: information-set Monte Carlo tree search within a time budget.
+"""The practice bot: a search over sampled deals within a time budget.
 
 ``IsmctsBot(level="normal").choose(state, deal_actions)`` thinks for at most
 its level's budget and returns a legal move for ``state.turn``.
@@ -11,36 +11,38 @@ the unseen cards into every hidden place consistently with all of that,
 preferring the deals in which the bids already made fit their bidders'
 hands. The bot never reads another seat's cards or a face-down card.
 
-Every playout runs on ``BitDeal``, the deal's card play on bit masks with
-the autopilot's policy: several times the playouts of the string-based
-``DealSim`` in the same time, which is most of the bot's strength.
+All of the search runs in the compiled core (``core.Playouts``), one call
+a move: it deals the sampled deals, plays each candidate move on every one
+of them, plays the rest out and scores it, in C, and reads the bot's clock
+every ``CHECK_EVERY`` deals. Python only works out what the seat knows
+(``DealSampler``) and the candidates.
 
-* **Trump** and **bids** come from playouts of sampled deals by the
-  autopilot policy for every seat: first an estimate of the tricks the hand
-  takes, then the allowed bids near it (every trump when naming trump)
-  compared on the same deals by their mean result.
-* **Cards** are chosen by single-observer ISMCTS (Cowling, Powley and
-  Whitehouse, 2012): each sampled deal is tried with every one of the bot's
-  distinct legal moves (two cards of a suit with nothing live between them,
-  or two jokers, are one move), so that they compete on the same deals;
-  below each move an iteration walks down a tree of actions shared by all
-  sampled deals, choosing among the children legal in that deal by UCB with
-  availability counts, adds one node and plays the deal out with the
-  autopilot policy. The tree widens progressively (``tree.iterate``): a node
-  tries the autopilot's move first and others only as its visits grow.
-  Every node keeps the mean result for the seat that made its action, so
-  opponents play for themselves in the tree. The best mean result wins.
+* **Trump**: every trump (the autopilot's choice first) on the same deals,
+  the bids in each deal the autopilot's.
+* **Bids**: every allowed bid, the autopilot's first, on the same deals,
+  the later seats bidding as the autopilot would.
+* **Cards**: determinized search: every distinct legal card (two cards of
+  a suit with nothing live between them, or two jokers, are one move) on
+  each sampled deal, played out by the autopilot policy, the last tricks
+  played on open cards by every seat's best move (``SOLVE_TRICKS``).
+  Sampled deals are preferred by how well they fit the bids made and,
+  in the 4-player game, how likely the other seats' plays so far were on
+  them (``bitsample.PLAY_MISS``). The earlier tree search in Python was
+  about a flat search over the autopilot's playouts at the budgets it could
+  afford; with the core's ten times more deals, the flat search spends them
+  on the moves the bot is choosing between (docs/engine.md has the
+  measurements).
 * **Results**: the trick difference in Japanese Joker; in the 4-player game
   each seat's deal score with what the deal does to the pulka's premium and
-  deductions, as expected values (``results.Premiums``), less a third of the other
-  seats' mean.
+  deductions, as expected values (``results.Premiums``), less a third of the
+  other seats' mean.
 
-The bot measures its slowest playout and stops when two more, and a small
-margin, would overrun the budget (``budget.Clock``, on ``timer``: wall time by
-default, the benchmark passes CPU time); in Japanese Joker it also stops
-once the best move is clearly ahead. The time each move took is in
-``thinking`` (seconds, one entry per ``choose``) and the deals it sampled
-for it in ``iterations``.
+The best mean result wins; in Japanese Joker the search also stops once
+the best move leads the next beyond doubt on their paired results. The
+bot stops a margin before its budget (on ``timer``: wall time by default,
+the benchmarks pass CPU time). The time each move took is in ``thinking``
+(seconds, one entry per ``choose``) and the deals it sampled for it in
+``iterations``.
 """
 
 from __future__ import annotations
@@ -53,32 +55,39 @@ from ..cards import DECK, RANKS, TRUMP_CHOICES, rank_of
 from ..game import legal_actions
 from ..state import BID, PLAY, TRUMP, State
 from .autopilot import autopilot_action, choose_bid, choose_trump
-from .bits import play_code, play_of
+from .bits import play_code, play_of, trump_index
 from .bitsample import DealSampler
-from .budget import Clock
-from .results import Scorers
-from .tree import Node, iterate
+from .core import Playouts
 
-# Thinking budget per move, in seconds.
-LEVELS = {"easy": 0.05, "normal": 0.25, "strong": 1.0}
+# Thinking budget per move, in seconds of the bot's timer (docs/engine.md
+# has the measurements): normal at a tenth of the earlier Python bot's
+# 0.25 s, which samples ten times its deals; strong ten times normal's;
+# easy about as many deals as the earlier easy level sampled.
+LEVELS = {"easy": 0.002, "normal": 0.025, "strong": 0.25}
 DEFAULT_LEVEL = "normal"
 DECK_SET = frozenset(DECK)
-# Bids tried either side of the estimated tricks.
-BID_WINDOW = 2
-# Japanese Joker stops thinking once the best move leads the next by
-# DECIDED_Z standard errors, after at least DECIDED_AFTER deals, checking
-# every DECIDED_EVERY deals.
-DECIDED_Z = 3.0
-DECIDED_AFTER = 8
-DECIDED_EVERY = 4
+# Kept back from the budget for choosing and returning the move: a share
+# of it, and at least MARGIN seconds.
+MARGIN = 0.0003
+MARGIN_SHARE = 0.05
+# Deals between two readings of the clock (each deal is one playout per
+# candidate, a few microseconds each).
+CHECK_EVERY = 8
+# The playouts of card play solve their last SOLVE_TRICKS tricks on open
+# cards (``Playouts.compare``'s ``solve``) once the deal has no more than
+# SOLVE_FROM tricks left, by game: in Japanese Joker always (about twice
+# a playout's cost), in the 4-player game only near the end (a solved
+# playout from the start of a 9-card deal costs fifty playouts).
+SOLVE_TRICKS = {"classic": 2, "japanese": 2}
+SOLVE_FROM = {"classic": 2, "japanese": 18}
 
 
 class IsmctsBot:
     """A budgeted practice bot; ``level`` is ``easy``, ``normal`` or
     ``strong``, or ``budget`` gives the seconds per move directly.
 
-    ``max_iterations`` caps the search as well (for tests that want
-    reproducible moves); ``rng`` makes the bot reproducible.
+    ``max_iterations`` caps the deals sampled a move as well (for tests
+    that want reproducible moves); ``rng`` makes the bot reproducible.
     """
 
     def __init__(
@@ -112,184 +121,101 @@ class IsmctsBot:
         actions = legal_actions(state)
         if not actions:
             raise ValueError("no seat is to move in this state")
-        clock = Clock(self.timer, start, self.budget, self.max_iterations)
+        deadline = start + self.budget - max(MARGIN, MARGIN_SHARE * self.budget)
+        search = _Search(self, state, deal_actions, deadline)
         if len(actions) == 1:
             action = actions[0]
-        else:
-            knowledge = DealSampler(state, deal_actions)
-            if state.phase == TRUMP:
-                action = self._trump(state, knowledge, clock)
-            elif state.phase == BID:
-                action = self._bid(state, actions, knowledge, clock)
-            elif state.phase == PLAY:
-                action = self._card(state, actions, knowledge, clock)
-            else:  # pragma: no cover
-                raise ValueError(f"no move in phase {state.phase!r}")
+        elif state.phase == TRUMP:
+            action = search.trump()
+        elif state.phase == BID:
+            action = search.bid(actions)
+        elif state.phase == PLAY:
+            action = search.card(actions)
+        else:  # pragma: no cover
+            raise ValueError(f"no move in phase {state.phase!r}")
         self.thinking.append(self.timer() - start)
-        self.iterations.append(clock.deals)
+        self.iterations.append(search.deals)
         return action
 
-    # -- trump and bids: estimates from playouts ---------------------------
 
-    def _trump(self, state: State, knowledge, clock: Clock) -> Action:
-        seat = state.turn
-        japanese = state.rules.is_japanese
-        results = Scorers(state)
+class _Search:
+    """One move's search: the candidates compared in the compiled core on
+    the same sampled deals, in one call (``Playouts.compare``)."""
 
-        def playout(deal, trump):
-            sim = deal.copy()
-            sim.name_trump(trump)
-            if not japanese:
-                sim.bids = knowledge.all_bids(sim)
-            sim.play_out()
-            return results(sim)[seat]
+    def __init__(self, bot: IsmctsBot, state: State, deal_actions, deadline: float):
+        self.bot = bot
+        self.state = state
+        self.deal_actions = deal_actions
+        self.deadline = deadline
+        self.seat = state.turn
+        self.japanese = state.rules.is_japanese
+        self.deals = 0
+        self._sampler = None
 
-        guess = choose_trump(knowledge.own)
+    @property
+    def sampler(self) -> DealSampler:
+        if self._sampler is None:
+            self._sampler = DealSampler(self.state, self.deal_actions)
+        return self._sampler
+
+    def best(self, kind: str, candidates: list, solve: int = 0):
+        """The candidate with the best mean result; the first (the first
+        guess) without a single deal in time. Japanese Joker stops once the
+        best is clearly ahead; the 4-player game's deal scores hang on rare
+        big swings (a hisht, a bid made or missed by one trick) that a few
+        deals cannot measure, so it uses the whole budget."""
+        bot = self.bot
+        cap = bot.max_iterations if bot.max_iterations is not None else 1 << 40
+        playouts = Playouts(self.sampler, bot.rng.getrandbits(64))
+        totals, deals = playouts.compare(
+            kind,
+            candidates,
+            cap,
+            timer=bot.timer,
+            deadline=self.deadline,
+            check_every=CHECK_EVERY,
+            stop_early=self.japanese,
+            solve=solve,
+        )
+        self.deals += deals
+        if not deals:
+            return candidates[0]
+        return candidates[max(range(len(candidates)), key=totals.__getitem__)]
+
+    def trump(self) -> Action:
+        """Every trump (the autopilot's choice first) on the same deals, the
+        bids in each deal the autopilot's."""
+        guess = choose_trump(self.sampler.own)
         choices = sorted(TRUMP_CHOICES, key=lambda trump: trump != guess)
-        best = _compare(
-            choices, lambda: knowledge.sample(self.rng), playout, clock, japanese
-        )
-        return NameTrump(seat, best or guess)
+        codes = [trump_index(trump) for trump in choices]
+        best = self.best("trump", codes)
+        return NameTrump(self.seat, choices[codes.index(best)])
 
-    def _bid(self, state, actions, knowledge, clock: Clock) -> Action:
-        """The estimate first (a quarter of the budget), then the bids near it."""
-        seat = state.turn
+    def bid(self, actions) -> Action:
+        """Every allowed bid (the autopilot's first, then the nearest to it)
+        on the same deals, the later seats bidding as the autopilot would."""
+        state = self.state
         allowed = [action.bid for action in actions]
-        own = choose_bid(state.hands[seat], state.trump, state.cards_each, allowed)
-        took, runs = 0, 0
-        quarter = Clock(clock.timer, clock.start, clock.budget / 4, clock.cap)
-        while quarter.more():
-            sim = knowledge.sample(self.rng)
-            quarter.deals += 1
-            sim.bids = knowledge.bids_after(sim, seat, own)
-            sim.play_out()
-            took += sim.tricks[seat]
-            runs += 1
-            quarter.tick()
-        clock.deals += quarter.deals
-        estimate = took / runs if runs else own
-        near = [b for b in allowed if abs(b - estimate) <= BID_WINDOW + 0.5]
-        candidates = near or [min(allowed, key=lambda b: abs(b - estimate))]
-        candidates.sort(key=lambda b: (abs(b - estimate), b))
-        if len(candidates) == 1:
-            return Bid(seat, candidates[0])
-        results = Scorers(state)
+        own = choose_bid(state.hands[self.seat], state.trump, state.cards_each, allowed)
+        allowed.sort(key=lambda bid: (abs(bid - own), bid))
+        return Bid(self.seat, self.best("bid", allowed))
 
-        def playout(deal, bid):
-            sim = deal.copy()
-            sim.bids = knowledge.bids_after(sim, seat, bid)
-            sim.play_out()
-            return results(sim)[seat]
-
-        best = _compare(
-            candidates, lambda: knowledge.sample(self.rng), playout, clock, False
-        )
-        if best is None:
-            best = min(candidates, key=lambda b: (abs(b - estimate), b))
-        return Bid(seat, best)
-
-    # -- card play: ISMCTS --------------------------------------------------
-
-    def _card(self, state, actions, knowledge, clock: Clock) -> Action:
-        """ISMCTS, with every root action tried on each sampled deal: the
-        bot's own choices then compete on the same deals (as in
-        ``MonteCarloBot``), and the tree below each of them is searched."""
-        seat = state.turn
-        actions = _distinct_plays(state, actions, knowledge.gone)
+    def card(self, actions) -> Action:
+        """Determinized search: every distinct legal card on each sampled
+        deal, played out by the autopilot policy (the last tricks solved on
+        open cards, see ``SOLVE_TRICKS``)."""
+        state = self.state
+        actions = _distinct_plays(state, actions, self.sampler.gone)
         if len(actions) == 1:
             return actions[0]
         guess = autopilot_action(state)
         actions.sort(key=lambda action: action != guess)
-        # The search plays the integer codes of ``BitDeal``.
         codes = [play_code(action) for action in actions]
-        root = {code: Node(code, seat) for code in codes}
-        rng = self.rng
-        results = Scorers(state)
-
-        def playout(deal, code):
-            sim = deal.copy()
-            sim.play(code)
-            return iterate(sim, root[code], rng, results)
-
-        best = _compare(
-            codes,
-            lambda: knowledge.sample(rng),
-            playout,
-            clock,
-            state.rules.is_japanese,
-        )
-        return guess if best is None else play_of(seat, best)
-
-
-def _compare(candidates, sample, playout, clock: Clock, stop_early: bool):
-    """The candidate with the best mean result, ``playout(deal, candidate)``
-    on deals from ``sample()``: every candidate on each deal, until the
-    budget runs out or, with ``stop_early``, the best is clear. None
-    without a single playout. Candidates come first-guess first: when the
-    budget ends within the first deal, the best of those tried wins.
-
-    Early stopping is for Japanese Joker, whose results (trick differences)
-    spread evenly. The 4-player game's deal scores hang on rare big swings
-    (a hisht, a bid made or missed by one trick), which a few deals cannot
-    measure: there the search uses its whole budget (stopping early there
-    was clearly weaker in bot_strength.py).
-    """
-    compared = _Candidates(candidates, stop_early)
-    clock.restart()
-    while clock.more():
-        deal = sample()
-        clock.deals += 1
-        for candidate in candidates:
-            if not clock.in_time():
-                break
-            compared.add(candidate, playout(deal, candidate))
-            clock.tick()
-        if compared.decided():
-            break
-    return compared.best()
-
-
-class _Candidates:
-    """The results of moves compared on the same deals, one list each."""
-
-    def __init__(self, candidates, stop_early: bool = True):
-        self.results = {candidate: [] for candidate in candidates}
-        self.totals = dict.fromkeys(candidates, 0.0)
-        self.stop_early = stop_early
-
-    def add(self, candidate, value: float) -> None:
-        self.results[candidate].append(value)
-        self.totals[candidate] += value
-
-    def _ranked(self) -> list:
-        tried = [c for c, values in self.results.items() if values]
-        return sorted(
-            tried, key=lambda c: self.totals[c] / len(self.results[c]), reverse=True
-        )
-
-    def best(self):
-        ranked = self._ranked()
-        return ranked[0] if ranked else None
-
-    def decided(self) -> bool:
-        """Whether the leader is ahead of the runner-up beyond doubt: by
-        ``DECIDED_Z`` standard errors of their paired differences, over at
-        least ``DECIDED_AFTER`` deals (checked every few deals)."""
-        if not self.stop_early:
-            return False
-        ranked = self._ranked()
-        if len(ranked) < 2:
-            return len(ranked) == len(self.results) == 1
-        first, second = self.results[ranked[0]], self.results[ranked[1]]
-        n = min(len(first), len(second))
-        if n < DECIDED_AFTER or n % DECIDED_EVERY:
-            return False
-        diffs = [a - b for a, b in zip(first[:n], second[:n], strict=True)]
-        mean = sum(diffs) / n
-        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean * mean * n >= DECIDED_Z * DECIDED_Z * variance and (
-            mean > 0 or variance == 0
-        )
+        game = "japanese" if self.japanese else "classic"
+        template = self.sampler.template
+        left = template.total - template.done
+        solve = SOLVE_TRICKS[game] if left <= SOLVE_FROM[game] else 0
+        return play_of(self.seat, self.best("card", codes, solve))
 
 
 def _distinct_plays(state: State, actions, gone) -> list:

@@ -10,9 +10,14 @@ import pytest
 
 from joker import apply, legal_actions, make_rules, new_game
 from joker.bots import LEVELS, IsmctsBot, autopilot_action, play_game
-from joker.bots.ismcts import _Candidates, _distinct_plays
+from joker.bots.bits import play_code
+from joker.bots.bitsample import DealSampler
+from joker.bots.check_core import positions
+from joker.bots.core import Playouts
+from joker.bots.ismcts import _distinct_plays
 from joker.bots.results import Premiums
 from joker.shuffle import deal_cards
+from joker.state import PLAY
 from tests.engine.notation import mid_deal, token
 from tests.engine.test_bots import (
     PROFILE_IDS,
@@ -176,23 +181,23 @@ def test_two_jokers_in_hand_are_searched_as_one():
 # Stopping once the best move is clear
 
 
-def test_a_clear_best_move_stops_the_search_early():
-    compared = _Candidates(["a", "b", "c"])
-    rng = random.Random(1)
-    for deal in range(1, 9):
-        for candidate, mean in (("a", 0.5), ("b", 0.0), ("c", -0.5)):
-            compared.add(candidate, mean + rng.gauss(0, 0.05))
-        assert compared.decided() == (deal == 8)
-    assert compared.best() == "a"
+def _japanese_play_position():
+    rules = make_rules("japanese")
+    return next(
+        (s, a)
+        for s, a in positions(rules, random.Random(4), deals=1, skip=0)
+        if s.phase == PLAY and len(legal_actions(s)) > 2
+    )
 
 
-def test_close_moves_keep_the_search_going():
-    compared = _Candidates(["a", "b"])
-    rng = random.Random(2)
-    for _ in range(16):
-        compared.add("a", rng.gauss(0.01, 0.5))
-        compared.add("b", rng.gauss(0.0, 0.5))
-    assert not compared.decided()
+def test_moves_that_do_the_same_stop_the_search_at_the_first_check():
+    """Two identical candidates never differ: the search stops as soon as
+    it may (DECIDED_AFTER deals), unless told to use its whole batch."""
+    state, deal_actions = _japanese_play_position()
+    code = play_code(legal_actions(state)[0])
+    playouts = Playouts(DealSampler(state, deal_actions), 3)
+    assert playouts.compare("card", [code, code], 500, stop_early=True)[1] == 8
+    assert playouts.compare("card", [code, code], 500)[1] == 500
 
 
 # What a deal does to the pulka's premiums
