@@ -27,7 +27,7 @@ from joker import Deal, EngineError, apply, legal_actions, make_rules, new_game
 from joker.actions import PlayCard
 from joker.bots import IsmctsBot, autopilot_action
 from joker.bots import ismcts as bot_module
-from joker.bots.bitdeal import BitDeal
+from joker.bots.bits import bit_of
 from joker.cards import DECK
 from joker.shuffle import deal_cards
 from joker.state import BID, DEAL, OVER, PLAY, TRUMP
@@ -184,13 +184,26 @@ def moves_changed(found: list[Position], seed: int) -> tuple[list[str], int]:
 
 
 class DealsTheTrueCards(bot_module.DealSampler):
-    """A leaky sampler: draws its deal as the real one does (the same random
-    numbers), then deals the true hidden cards instead."""
+    """A leaky sampler: every hidden card may go only to the place that
+    truly holds it (or stay undealt), as if the seat could see the others'
+    cards. The compiled playouts deal from these limits as they deal from
+    the voids a deal has shown."""
 
-    def _cards(self, rng):
-        super()._cards(rng)
-        true = BitDeal.from_state(self.state)
-        return list(true.hands), [list(own) for own in true.columns]
+    def __init__(self, state, deal_actions=None):
+        super().__init__(state, deal_actions)
+        truly = {}
+        for i, (kind, s, _) in enumerate(self.slots):
+            if kind == "hand":
+                cards = state.hands[s]
+            elif kind == "down":
+                cards = [down for down, _ in state.columns[s]]
+            else:
+                cards = [card for pair in state.columns[s] for card in pair]
+            truly.update((bit_of(card), i) for card in cards)
+        limits = [(bit, (truly[bit],) if bit in truly else ()) for bit in self.pool]
+        # Undealt cards first: a group whose first card fits every place is
+        # dealt as if unlimited.
+        self.groups = [sorted(limits, key=lambda limit: len(limit[1]))]
 
 
 @pytest.mark.parametrize(("profile", "options"), PROFILES, ids=PROFILE_IDS)
