@@ -91,7 +91,9 @@ BOXES = """() => {
     cards: cards.map((c) => box(c)),
     tappable,
     prompt: box(document.querySelector("#prompt")),
-    choices: [...document.querySelectorAll("#prompt button")].map((b) => box(b)),
+    // A term in the prompt is a word that explains itself, not a choice.
+    choices: [...document.querySelectorAll("#prompt button:not(.term)")]
+      .map((b) => box(b)),
     trump: box(document.querySelector("#felt .felt-trump")),
     trick: box(document.querySelector("#trick")),
     seats: [...document.querySelectorAll("#felt .seat")].map((s) => box(s)),
