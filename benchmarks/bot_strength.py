@@ -34,10 +34,13 @@ Match-ups (``--only`` picks some):
 * ``{classic,japanese}-cpu``: ours at 25 ms of CPU a move against the peer
   at equal CPU a move (its simulations a move levelled as it plays to our
   mean CPU so far, in that process);
-* ``{classic,japanese}-iterations``: ours at 25 ms against the peer at
-  equal iterations a move (its simulations a move set to our mean deals
-  sampled a move, ``IsmctsBot.iterations``: one simulation samples one
-  deal and plays it out once);
+* ``{classic,japanese}-iterations``: the two at equal playouts a move:
+  ours samples ``ITERATION_DEALS`` deals a move whatever the time they
+  take, and plays each out once per candidate (``IsmctsBot.playouts``);
+  the peer's simulations a move (one sampled deal and one leaf playout
+  each) are set to our mean playouts a move so far. At our 25 ms budget
+  the peer would need seconds a move for as many playouts, hence the fixed
+  count;
 * ``{classic,japanese}-25-vs-100``: ours at 25 ms, the peer at 100 ms;
 * ``{classic,japanese}-normal-vs-today``: our ``normal`` level against
   today's ``normal`` (the bot of commit 201fa42, ``baseline_bot``);
@@ -57,7 +60,7 @@ CPU: every side's thinking is the CPU time of the thinking thread
 (``time.thread_time``), which other work on a shared machine does not
 take; our bot and today's are given that clock for their budgets. Each
 result prints the CPU each side really used a move (mean and p90, moves
-with a choice only) and its iterations a move.
+with a choice only) and its playouts a move (the peer's simulations).
 
 ``--headline`` is the cut that fits an hour of two cores (see
 ``HEADLINE``); ``--smoke`` plays a few deal sets of each match-up in
@@ -89,6 +92,10 @@ from joker.state import DEAL, OVER  # noqa: E402
 CLOCK = time.thread_time
 GAMES = {"classic": ("georgian-club", {}), "japanese": ("japanese", {"target": 21})}
 OURS_SECONDS = 0.025  # our budget a move against the peer
+# Our deals a move in the equal-playouts match-ups: small enough that the
+# peer's as many simulations (about 0.5 ms each in classic) fit the
+# headline's hour.
+ITERATION_DEALS = 32
 THEIR_SECONDS = 0.1  # the peer's CPU a move in the 25-vs-100 match-ups
 DEALS = 2000  # deals played per match-up, by default
 # Targets on the interval's lower bound of the per-deal score.
@@ -185,7 +192,9 @@ class Side:
             levels.their_simulations += done
             levels.their_moves += 1
         else:
-            done = self.bot.iterations[-1] if self.bot.iterations else 0
+            # Playouts a move; today's bot plays one a deal it samples.
+            counts = getattr(self.bot, "playouts", self.bot.iterations)
+            done = counts[-1] if counts else 0
             if self.ours:
                 levels.our_seconds += spent
                 levels.our_iterations += done
@@ -202,6 +211,13 @@ def make_bot(mode: str, ours: bool, seed: int):
         from baseline_bot import BaselineBot
 
         return BaselineBot(level=level, rng=random.Random(seed), timer=CLOCK)
+    if ours and mode == "iterations":
+        return IsmctsBot(
+            budget=60.0,  # no limit but the deals
+            max_iterations=ITERATION_DEALS,
+            rng=random.Random(seed),
+            timer=CLOCK,
+        )
     if ours:
         return IsmctsBot(budget=OURS_SECONDS, rng=random.Random(seed), timer=CLOCK)
     from openspiel_peer import TunedISMCTSBot
@@ -333,7 +349,7 @@ def describe(f: dict) -> str:
     unit = "tricks" if f["game"] == "japanese" else "points"
     how = {
         "cpu": "ours 25 ms, peer at equal CPU",
-        "iterations": "ours 25 ms, peer at equal iterations",
+        "iterations": f"ours {ITERATION_DEALS} deals, peer at equal playouts",
         "25-vs-100": "ours 25 ms, peer 100 ms",
         "normal-vs-today": "our normal against today's normal",
         "strong-vs-today": "our strong against today's strong",
@@ -348,7 +364,7 @@ def describe(f: dict) -> str:
         f"{f['deals']} deals; {'meets' if f['meets'] else 'MISSES'}: {target}); "
         f"CPU a move ours {f['our_cpu_ms']:.1f} ms (p90 {f['our_cpu_p90_ms']:.1f}), "
         f"theirs {f['their_cpu_ms']:.1f} ms (p90 {f['their_cpu_p90_ms']:.1f}); "
-        f"iterations a move ours {f['our_iterations']:.0f}, "
+        f"playouts a move ours {f['our_iterations']:.0f}, "
         f"theirs {f['their_iterations']:.0f}"
         + (f"; {f['cpu_s']:.0f} CPU s in all" if f["cpu_s"] else "")
     )

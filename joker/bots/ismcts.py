@@ -41,8 +41,9 @@ The best mean result wins; in Japanese Joker the search also stops once
 the best move leads the next beyond doubt on their paired results. The
 bot stops a margin before its budget (on ``timer``: wall time by default,
 the benchmarks pass CPU time). The time each move took is in ``thinking``
-(seconds, one entry per ``choose``) and the deals it sampled for it in
-``iterations``.
+(seconds, one entry per ``choose``), the deals it sampled for it in
+``iterations`` and the playouts it ran on them (a deal played out once per
+candidate) in ``playouts``.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class IsmctsBot:
         self.timer = timer
         self.thinking: list[float] = []
         self.iterations: list[int] = []
+        self.playouts: list[int] = []
 
     def __call__(self, state: State, deal_actions=None) -> Action:
         return self.choose(state, deal_actions)
@@ -135,6 +137,7 @@ class IsmctsBot:
             raise ValueError(f"no move in phase {state.phase!r}")
         self.thinking.append(self.timer() - start)
         self.iterations.append(search.deals)
+        self.playouts.append(search.playouts)
         return action
 
 
@@ -150,6 +153,7 @@ class _Search:
         self.seat = state.turn
         self.japanese = state.rules.is_japanese
         self.deals = 0
+        self.playouts = 0
         self._sampler = None
 
     @property
@@ -178,6 +182,7 @@ class _Search:
             solve=solve,
         )
         self.deals += deals
+        self.playouts += deals * len(candidates)
         if not deals:
             return candidates[0]
         return candidates[max(range(len(candidates)), key=totals.__getitem__)]

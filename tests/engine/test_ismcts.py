@@ -114,6 +114,21 @@ def test_ismcts_keeps_to_its_budget_and_records_it(profile, options):
     assert max(bot.iterations) > 10
 
 
+def test_playouts_are_the_deals_times_the_candidates():
+    """Every sampled deal is played out once per candidate: at a bid, once
+    per allowed bid."""
+    rules = make_rules("georgian-club", {})
+    rng = random.Random(5)
+    state = new_game(rules, first_dealer=0)
+    state = apply(state, deal_cards(state, rng))
+    while state.phase != "bid":
+        state = apply(state, autopilot_action(state))
+    bot = IsmctsBot(budget=60, max_iterations=7, rng=random.Random(1))
+    bot.choose(state, [])
+    assert bot.iterations == [7]
+    assert bot.playouts == [7 * len(legal_actions(state))]
+
+
 def test_levels_are_budgets():
     assert list(LEVELS) == ["easy", "normal", "strong"]
     assert LEVELS["easy"] < LEVELS["normal"] < LEVELS["strong"]
