@@ -35,6 +35,7 @@ class ReportAdmin(admin.ModelAdmin):
         "author",
         "said",
         "room",
+        "table",
         "game",
         "reason",
         "created_at",
@@ -68,6 +69,10 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description=_("room"))
     def room(self, report: Report) -> str:
         return report.message.get_room_display()
+
+    @admin.display(description=_("table"))
+    def table(self, report: Report):
+        return report.message.table_id or "-"
 
     @admin.display(description=_("game"))
     def game(self, report: Report):
@@ -166,7 +171,15 @@ class ChatMuteAdmin(admin.ModelAdmin):
 
 @admin.register(Message)
 class MessageAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "room", "game", "author", "shown", "filtered"]
+    list_display = [
+        "created_at",
+        "room",
+        "table",
+        "game",
+        "author",
+        "shown",
+        "filtered",
+    ]
     list_select_related = ["author"]
     list_filter = ["room", "filtered"]
     search_fields = ["author__username", "text"]

@@ -11,7 +11,9 @@ from chat.phrases import PHRASES
 
 class Message(models.Model):
     """One line said in a room: free text or a quick phrase's key, never
-    both. Kept with its game (and room) for the replay; append-only."""
+    both. A table's two rooms are the table's, from the moment it opens:
+    what its players said while it waited for the last seats is the start
+    of its game's chat. Kept for the replay; append-only."""
 
     class Room(models.TextChoices):
         LOBBY = "lobby", _("Lobby")
@@ -19,7 +21,17 @@ class Message(models.Model):
         SPECTATORS = "spectators", _("Spectators")
 
     room = models.CharField(_("room"), max_length=16, choices=Room.choices)
-    # Null in the lobby; a table's rooms belong to its game.
+    # Null in the lobby; a table's rooms belong to the table.
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+        verbose_name=_("table"),
+    )
+    # The table's game when it was said: null in the lobby, and at a table
+    # still waiting for its players.
     game = models.ForeignKey(
         "games.Game",
         on_delete=models.CASCADE,
@@ -51,7 +63,7 @@ class Message(models.Model):
         verbose_name_plural = _("chat messages")
         ordering = ["created_at", "id"]
         indexes = [
-            models.Index(fields=["game", "room", "created_at"]),
+            models.Index(fields=["table", "room", "created_at"]),
             models.Index(fields=["room", "created_at"]),
             models.Index(fields=["author", "created_at"]),
         ]
@@ -62,9 +74,9 @@ class Message(models.Model):
                 name="chat_text_or_phrase",
             ),
             models.CheckConstraint(
-                condition=models.Q(room="lobby", game__isnull=True)
-                | (~models.Q(room="lobby") & models.Q(game__isnull=False)),
-                name="chat_lobby_has_no_game",
+                condition=models.Q(room="lobby", table__isnull=True, game__isnull=True)
+                | (~models.Q(room="lobby") & models.Q(table__isnull=False)),
+                name="chat_lobby_has_no_table",
             ),
         ]
 

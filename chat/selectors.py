@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from accounts.selectors import display_name
 from chat.models import ChatMute, Message, PersonalMute
-from games.models import Game, Seat
+from games.models import Game, Seat, Table
 from social.models import Block
 from social.selectors import blocked_ids
 
@@ -21,39 +21,47 @@ BEFORE_REPORTED, AFTER_REPORTED = 10, 5
 
 @dataclass(frozen=True)
 class Room:
-    """A room: the lobby, or one of a game's two."""
+    """A room: the lobby, or one of a table's two. A table's rooms are the
+    same before its game starts (the waiting page's socket) and while it is
+    played (the game's socket): the chat goes on from one page to the
+    other."""
 
     kind: str
-    game_id: int | None = None
+    table_id: int | None = None
 
     @property
     def group(self) -> str:
         """The channel-layer group of the room's sockets."""
-        if self.game_id is None:
+        if self.table_id is None:
             return "chat-lobby"
-        return f"chat-{self.game_id}-{self.kind}"
+        return f"chat-table-{self.table_id}-{self.kind}"
 
     def messages(self):
-        return Message.objects.filter(room=self.kind, game_id=self.game_id)
+        return Message.objects.filter(room=self.kind, table_id=self.table_id)
 
 
 LOBBY = Room(Message.Room.LOBBY)
 
 
-def table_room(game_id: int, seat: int | None) -> Room:
+def table_room(table_id: int, seat: int | None) -> Room:
     """The room of a socket at the table: the players' for a seat, the
-    spectators' for anyone else, before and after the game's end alike."""
+    spectators' for anyone else, while the table waits for its players,
+    during the game and after its end alike."""
     kind = Message.Room.SPECTATORS if seat is None else Message.Room.PLAYERS
-    return Room(kind, game_id)
+    return Room(kind, table_id)
 
 
-def seated_user_ids(game_id: int) -> set[int]:
-    table_id = Game.objects.filter(pk=game_id).values("table_id")
+def seated_user_ids(table_id: int) -> set[int]:
     return set(
-        Seat.objects.filter(table_id__in=table_id, user__isnull=False).values_list(
+        Seat.objects.filter(table_id=table_id, user__isnull=False).values_list(
             "user_id", flat=True
         )
     )
+
+
+def game_of_table(table_id: int) -> int | None:
+    """The id of the table's game; None while the table waits for players."""
+    return Game.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
 
 
 def hidden_authors(user_id: int | None) -> set[int]:
@@ -119,6 +127,7 @@ def payload(message: Message) -> dict:
     return {
         "id": message.pk,
         "room": message.room,
+        "table": message.table_id,
         "game": message.game_id,
         "author": {"id": message.author_id, "name": display_name(message.author)},
         "text": message.text,
@@ -153,7 +162,7 @@ def game_rooms_readable(game: Game, user) -> list[str]:
     their socket is in; once it is over, both, to whoever may see the game.
     Empty for a private table's outsider."""
     user_id = _reader(user)
-    seated = user_id is not None and user_id in seated_user_ids(game.pk)
+    seated = user_id is not None and user_id in seated_user_ids(game.table_id)
     if game.table.is_private and not seated:
         return []
     if game.status != Game.Status.PLAYING:
@@ -164,9 +173,10 @@ def game_rooms_readable(game: Game, user) -> list[str]:
 
 
 def game_messages(game: Game, user, rooms: list[str]):
-    """The messages of ``rooms`` of ``game`` that ``user`` may read, in the
-    order they were said."""
-    messages = Message.objects.filter(game=game, room__in=rooms)
+    """The messages of ``rooms`` of ``game``'s table that ``user`` may
+    read, in the order they were said: those said while the table waited
+    for its players come first."""
+    messages = Message.objects.filter(table_id=game.table_id, room__in=rooms)
     return readable(messages, _reader(user)).order_by("created_at", "id")
 
 
@@ -185,11 +195,12 @@ def may_read(user_id: int, message: Message) -> bool:
     or a page), so may report it."""
     if message.room == Message.Room.LOBBY:
         return True
-    game = Game.objects.select_related("table").get(pk=message.game_id)
-    seated = user_id in seated_user_ids(game.pk)
-    if game.table.is_private and not seated:
+    table = Table.objects.get(pk=message.table_id)
+    seated = user_id in seated_user_ids(table.pk)
+    if table.is_private and not seated:
         return False
-    if game.status != Game.Status.PLAYING:
+    over = Game.objects.filter(table=table).exclude(status=Game.Status.PLAYING)
+    if over.exists():
         return True
     return seated == (message.room == Message.Room.PLAYERS)
 
@@ -197,7 +208,7 @@ def may_read(user_id: int, message: Message) -> bool:
 def conversation_around(message: Message) -> list[dict]:
     """The messages of ``message``'s room just before and after it, itself
     included, oldest first: what a report keeps."""
-    room = Message.objects.filter(room=message.room, game_id=message.game_id)
+    room = Message.objects.filter(room=message.room, table_id=message.table_id)
     key = Q(created_at__lt=message.created_at) | Q(
         created_at=message.created_at, id__lt=message.pk
     )

@@ -20,7 +20,14 @@ class ChatMessageSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     room = serializers.ChoiceField(choices=Message.Room.choices)
-    game = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(
+        allow_null=True, help_text="The table's id; null in the lobby."
+    )
+    game = serializers.IntegerField(
+        allow_null=True,
+        help_text="The game being played when it was said; null in the lobby "
+        "and while the table waited for its players.",
+    )
     author = ChatAuthorSerializer()
     text = serializers.CharField(allow_blank=True)
     phrase = serializers.ChoiceField(choices=[("", "")] + list(PHRASES.items()))

@@ -54,7 +54,8 @@ def message_post(
 ) -> Message:
     """``author_id`` says ``text`` (or the quick phrase ``phrase``) in
     ``room``, and every socket in the room hears it once this commits,
-    except those of readers who hide the author.
+    except those of readers who hide the author. A table's message is
+    stored with the table's game, if it has begun.
 
     Locks the author's user row for the transaction: one author's messages
     are written one at a time, on every server, so the rate and the count
@@ -65,7 +66,7 @@ def message_post(
     player blocked the author.
     """
     text, phrase = _said(text, phrase)
-    seated = selectors.seated_user_ids(room.game_id) if room.game_id else set()
+    seated = selectors.seated_user_ids(room.table_id) if room.table_id else set()
     with transaction.atomic():
         author = (
             get_user_model()
@@ -90,7 +91,8 @@ def message_post(
         text, filtered = mask(text) if text else (text, False)
         message = Message.objects.create(
             room=room.kind,
-            game_id=room.game_id,
+            table_id=room.table_id,
+            game_id=selectors.game_of_table(room.table_id) if room.table_id else None,
             author=author,
             text=text,
             phrase=phrase,

@@ -1,5 +1,6 @@
-"""The table's and the lobby's sockets as the site serves them: the games'
-sockets (``games.consumers``) with the chat riding on them.
+"""The table's (playing or waiting for its players) and the lobby's sockets
+as the site serves them: the games' sockets (``games.consumers``) with the
+chat riding on them.
 
 The games know nothing of the chat; their sockets leave room for it
 (``joined``, ``leaving``, ``HANDLERS``), and these classes fill it, so the
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from chat.consumers import CHAT_TYPES, ChatSocketMixin
 from chat.selectors import LOBBY, table_room
-from games.consumers import GameConsumer, LobbyConsumer
+from games.consumers import GameConsumer, LobbyConsumer, WaitingTableConsumer
 
 
 class TableSocket(ChatSocketMixin, GameConsumer):
@@ -19,7 +20,7 @@ class TableSocket(ChatSocketMixin, GameConsumer):
     players', or the spectators'."""
 
     async def joined(self) -> None:
-        await self.chat_join(table_room(self.game_id, self.seat), self.user_id)
+        await self.chat_join(table_room(self.table_id, self.seat), self.user_id)
 
     async def leaving(self) -> None:
         await self.chat_leave()
@@ -28,6 +29,23 @@ class TableSocket(ChatSocketMixin, GameConsumer):
         await self.chat_receive(message)
 
     HANDLERS = {**GameConsumer.HANDLERS, **dict.fromkeys(CHAT_TYPES, on_chat_frame)}
+
+
+class WaitingTableSocket(ChatSocketMixin, WaitingTableConsumer):
+    """The socket of a table waiting for its last players, in the room of
+    the seat's side as at the game (``TableSocket``): the same room, so
+    what is said here is there when the game begins, and goes on."""
+
+    async def joined(self) -> None:
+        await self.chat_join(table_room(self.table_id, self.seat), self.user_id)
+
+    async def leaving(self) -> None:
+        await self.chat_leave()
+
+    async def on_chat_frame(self, message):
+        await self.chat_receive(message)
+
+    HANDLERS = dict.fromkeys(CHAT_TYPES, on_chat_frame)
 
 
 class LobbySocket(ChatSocketMixin, LobbyConsumer):

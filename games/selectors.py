@@ -262,21 +262,33 @@ def open_tables(user=None):
 
 
 class Access:
-    """What a user may do with a game: their seat, and whether they may watch."""
+    """What a user may do at a table: their seat, and whether they may
+    watch (a private table admits only its seated players)."""
 
-    def __init__(self, seat: int | None, may_watch: bool):
+    def __init__(self, table_id: int, seat: int | None, may_watch: bool):
+        self.table_id = table_id
         self.seat = seat
         self.may_watch = may_watch
 
 
-def game_access(game_id: int, user) -> Access | None:
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None:
-        return None
-    seat = Seat.objects.filter(table_id=game.table_id, user=user).first()
+def table_access(table: Table, user) -> Access:
+    seat = Seat.objects.filter(table_id=table.pk, user=user).first()
     if seat is not None:
-        return Access(seat.number, True)
-    return Access(None, not game.table.is_private)
+        return Access(table.pk, seat.number, True)
+    return Access(table.pk, None, not table.is_private)
+
+
+def game_access(game_id: int, user) -> Access | None:
+    """The user's access to the game's table; None: no such game."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    return None if game is None else table_access(game.table, user)
+
+
+def waiting_table_access(table_id: int, user) -> Access | None:
+    """The user's access to a table, for its waiting page; None: no such
+    table."""
+    table = Table.objects.filter(pk=table_id).first()
+    return None if table is None else table_access(table, user)
 
 
 # Resync: events after the client's version when there are few, else only

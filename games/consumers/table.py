@@ -58,6 +58,7 @@ class GameConsumer(
     """
 
     game_id: int
+    table_id: int
     seat: int | None = None
     attached = False
     heard_told_at = 0.0
@@ -93,7 +94,7 @@ class GameConsumer(
         if not access.may_watch:
             await self.refuse(CLOSE_FORBIDDEN, "private table")
             return False
-        self.seat = access.seat
+        self.table_id, self.seat = access.table_id, access.seat
         return True
 
     async def disconnect(self, code):

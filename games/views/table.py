@@ -86,8 +86,9 @@ def table(request, table_id: int):
         config = {
             "table": table.pk,
             "status": table.status,
+            "you": seat,
             "state_url": reverse("games:table-state", args=[table.pk]),
-            "lobby_ws": "/ws/lobby/",
+            "ws_path": f"/ws/tables/{table.pk}/",
         }
         return render(
             request,

@@ -218,7 +218,7 @@ def test_the_replay_shows_the_chat_beside_the_moves(table, browser, server, read
         ]:
             chat_services.message_post(
                 author_id=users[name].pk,
-                room=table_room(game.pk, seat),
+                room=table_room(game.table_id, seat),
                 text=text,
                 now=timezone.now(),
             )

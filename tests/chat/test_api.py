@@ -39,7 +39,10 @@ def talk(settings):
         (giorgi, 0, "you too"),
     ]:
         services.message_post(
-            author_id=author.pk, room=table_room(game.pk, seat), text=text, now=now
+            author_id=author.pk,
+            room=table_room(game.table_id, seat),
+            text=text,
+            now=now,
         )
     return game, nino, giorgi, watcher
 
@@ -90,7 +93,10 @@ def test_a_private_tables_chat_is_its_players_only(settings):
     )
     game = Game.objects.get(table=table)
     services.message_post(
-        author_id=nino.pk, room=table_room(game.pk, 0), text="ours", now=timezone.now()
+        author_id=nino.pk,
+        room=table_room(game.table_id, 0),
+        text="ours",
+        now=timezone.now(),
     )
     play_out(game.pk)
     url = f"/api/v1/games/{game.pk}/chat/"

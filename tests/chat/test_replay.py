@@ -44,7 +44,10 @@ def finished():
         (giorgi, 0, "thanks"),
     ]:
         services.message_post(
-            author_id=author.pk, room=table_room(game.pk, seat), text=text, now=now
+            author_id=author.pk,
+            room=table_room(game.table_id, seat),
+            text=text,
+            now=now,
         )
     play_out(game.pk)
     return game, nino, giorgi, watcher

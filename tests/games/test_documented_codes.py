@@ -22,6 +22,7 @@ from django.utils import timezone
 from accounts.bans import user_ban
 from chat.models import ChatMute
 from config.asgi import application
+from games import services
 from games.live.hall import hall, stop_hall
 from games.live.leases import owner_key
 from games.models import Game
@@ -45,6 +46,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
 DOC = promises()
+# The socket of a table waiting for its players.
+WAITING_SOCKET = "/ws/tables/<id>/"
 # Produced only on a real server: 1009 by tests/live/test_documented_codes.py,
 # 1012 (a server shutting down) by the restarts of tests/faults.
 ON_THE_WIRE = {1009, 1012}
@@ -133,7 +136,24 @@ def existing(template: str) -> str:
     if template == GAME_SOCKET:
         table, _ = start_table("japanese", {"target": 11}, people=2)
         return template.replace("<id>", str(Game.objects.get(table=table).pk))
+    if template == WAITING_SOCKET:
+        return template.replace("<id>", str(waiting_table(UserFactory()).pk))
     return template.replace("<id>", str(make_tournament().pk))
+
+
+def waiting_table(*players, is_private: bool = False):
+    """A table of four waiting for players, ``players`` in its first seats."""
+    table = services.table_create(
+        user=players[0],
+        profile="georgian-club",
+        options={"schedule": "nines"},
+        is_private=is_private,
+    )
+    for number, player in enumerate(players[1:], start=1):
+        services.seat_take(
+            table_id=table.pk, user=player, number=number, invite_code=table.invite_code
+        )
+    return table
 
 
 def missing(template: str) -> str:
@@ -157,9 +177,14 @@ async def anonymous(template, settings_) -> int:
 
 
 async def private_table(template, settings_) -> int:
-    assert template == GAME_SOCKET, "only a table is private"
-    game, _, _ = await a_match(is_private=True)
-    socket = await open_at(f"/ws/games/{game.pk}/", cookie_of(await browser()))
+    if template == WAITING_SOCKET:
+        table = await db(waiting_table)(await db(UserFactory)(), is_private=True)
+        path = template.replace("<id>", str(table.pk))
+    else:
+        assert template == GAME_SOCKET, "only a table is private"
+        game, _, _ = await a_match(is_private=True)
+        path = f"/ws/games/{game.pk}/"
+    socket = await open_at(path, cookie_of(await browser()))
     return await socket.refusal()
 
 
@@ -357,13 +382,18 @@ def chat(**fields) -> str:
 
 
 def chat_refusal(prepare=None, message: str | None = None):
-    """The error a chat message gets at the table (from the declarer) or
-    in the lobby (from a new player), after ``prepare(settings_, user)``."""
+    """The error a chat message gets at the table (from the declarer), at
+    a table waiting for players (from a seated one) or in the lobby (from
+    a new player), after ``prepare(settings_, user, other)``."""
 
     async def produce(settings_, template=GAME_SOCKET) -> str:
         if template == GAME_SOCKET:
             game, user, other = await a_match()
             path = f"/ws/games/{game.pk}/"
+        elif template == WAITING_SOCKET:
+            user, other = await db(UserFactory)(), await db(UserFactory)()
+            table = await db(waiting_table)(user, other)
+            path = template.replace("<id>", str(table.pk))
         else:
             path, user, other = template, await db(UserFactory)(), None
         if prepare is not None:
@@ -518,8 +548,8 @@ def sent_to_another(text: str):
 
 
 async def bad_message(settings_, template) -> str:
-    if template == "/ws/me/":
-        # The personal socket reads JSON objects with a type.
+    if template in ("/ws/me/", WAITING_SOCKET):
+        # The personal and the waiting sockets read JSON objects with a type.
         return await sent_to_another('["ping"]')(settings_, template)
     socket = await open_at(template, cookie_of(await browser()))
     # The lobby reads only chat messages: anything else is a ping.
@@ -528,14 +558,23 @@ async def bad_message(settings_, template) -> str:
     return json.loads(await socket.comm.receive_from(5))["code"]
 
 
-async def anonymous_chat(settings_, template) -> str:
+async def not_allowed_to_chat(settings_, template) -> str:
+    """An anonymous reader writes in the lobby; at a waiting table, a
+    player who has just left the seat writes in the players' room."""
+    if template == WAITING_SOCKET:
+        user = await db(UserFactory)()
+        table = await db(waiting_table)(user, await db(UserFactory)())
+        path = template.replace("<id>", str(table.pk))
+        socket = await open_at(path, cookie_of(await browser(user)))
+        await db(services.seat_leave)(table_id=table.pk, user=user)
+        return await error_after(socket, chat(text="hi"))
     assert template == "/ws/lobby/", "only the lobby is open to anonymous readers"
     return await error_after(await open_at(template), chat(text="hi"))
 
 
 async def chat_unavailable(settings_, template) -> str:
     """The database refuses to store a chat message, as a full disk would."""
-    socket = await open_at(template, cookie_of(await browser()))
+    socket = await open_at(await existing(template), cookie_of(await browser()))
     await db(_chat_refused)(True)
     try:
         return await error_after(socket, chat(text="hi"))
@@ -563,8 +602,10 @@ OTHER_ERRORS = {
     "rate_limited": rate_limited,
     "unavailable": chat_unavailable,
     "bad_message": bad_message,
-    "not_allowed": anonymous_chat,
+    "not_allowed": not_allowed_to_chat,
     **CHAT_ERRORS,
+    "blocked": chat_refusal(_blocked),
+    "you_blocked": chat_refusal(_blocker),
     "bad_json": sent_to_another("{oops"),
     "unknown_type": sent_to_another('{"type": "dance"}'),
     "too_large": sent_to_another(json.dumps({"type": "ping", "pad": "x" * 4096})),

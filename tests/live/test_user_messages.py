@@ -1,8 +1,9 @@
 """Every message sent to a user's group reaches every kind of socket that
-joins it, and each handles it: a table's, the lobby's, quick play's, a
-tournament's and the personal one. A socket without a handler raises in
-Channels and drops without a close frame (a mute in the chat once took the
-player's personal and quick-play sockets down).
+joins it, and each handles it: a table's (playing, or waiting for its
+players), the lobby's, quick play's, a tournament's and the personal one.
+A socket without a handler raises in Channels and drops without a close
+frame (a mute in the chat once took the player's personal and quick-play
+sockets down).
 
 The messages are those ``accounts.sockets.USER_MESSAGES`` declares, the one
 place they are named, and ``tell_user`` refuses any other."""
@@ -27,6 +28,7 @@ from accounts.sockets import (
     USER_MESSAGES,
     tell_user,
 )
+from games import services
 from games.consumers.sockets import UserSocketMixin
 from tests.tournaments.support import make_tournament
 
@@ -60,7 +62,7 @@ def test_every_declared_message_has_an_example_here():
 
 def test_every_socket_that_joins_a_users_group_handles_every_declared_message():
     kinds = user_sockets()
-    served = {"TableSocket", "LobbySocket", "QuickPlayConsumer"}
+    served = {"TableSocket", "WaitingTableSocket", "LobbySocket", "QuickPlayConsumer"}
     served |= {"TournamentConsumer", "MeConsumer"}
     assert served <= {kind.__name__ for kind in kinds}
     missing = [
@@ -124,11 +126,13 @@ async def answers_a_ping(socket) -> bool:
 def test_each_message_to_a_users_group_is_handled_by_each_socket(servers, people):
     alice, bob = people(2)
     game = a_game(alice, bob)
+    waiting = services.table_create(user=bob.user, profile="japanese")
     tournament = make_tournament()
     base = servers[0]
     ws = base.replace("http", "ws", 1)
     paths = {
         "table": f"/ws/games/{game.pk}/",
+        "waiting table": f"/ws/tables/{waiting.pk}/",
         "lobby": "/ws/lobby/",
         "quick play": "/ws/quickplay/",
         "tournament": f"/ws/tournaments/{tournament.pk}/",

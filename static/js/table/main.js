@@ -183,7 +183,7 @@ export function startTable(config, snapshot) {
     // the client does the same the other way round.
     { finalCodes: FINAL_CODES, silence: 15000 },
   );
-  chat = tableChat(snapshot, (message) => socket.send(message));
+  chat = tableChat(snapshot.you, (message) => socket.send(message));
 
   function sendAction(action) {
     const message = state.act(action, Date.now());

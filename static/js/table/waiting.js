@@ -1,10 +1,16 @@
 // A table waiting for players: the seats are drawn by the server (with
 // their buttons), so when someone takes or leaves a seat, or the game
-// starts, the page is loaded again. The lobby's socket says when to look.
+// starts, the page is loaded again. The table's waiting socket says when to
+// look, and carries the table's chat meanwhile (docs/chat.md): the same
+// rooms as at the game, so the talk goes on when it begins.
 
 import { openSocket } from "../lib/socket.js";
+import { tableChat } from "./chat.js";
 
 const POLL_MS = 4000;
+// No such table, or a private one (the seat was given up meanwhile), or
+// the session ended: trying again cannot help.
+const FINAL_CODES = [4401, 4403, 4404];
 
 export function waitForStart(config) {
   if (config.status !== "open") return;
@@ -32,14 +38,26 @@ export function waitForStart(config) {
     }
   }
 
-  openSocket(config.lobby_ws, {
-    message: (message) => {
-      if (message.type === "lobby") check();
+  const chatRoot = document.getElementById("chat");
+  let chat = null;
+  const socket = openSocket(
+    config.ws_path,
+    {
+      message: (message) => {
+        if (chat && chat.receive(message)) return;
+        if (message.type === "lobby") check();
+      },
+      open: (reopened) => {
+        if (reopened) check();
+      },
+      // Shown on the panel, so that what waits for a connection can tell.
+      status: (state) => {
+        if (chatRoot) chatRoot.dataset.socket = state;
+      },
     },
-    open: (reopened) => {
-      if (reopened) check();
-    },
-  });
+    { finalCodes: FINAL_CODES },
+  );
+  chat = tableChat(config.you, (message) => socket.send(message));
   check();
   setInterval(check, POLL_MS);
 }

@@ -1,0 +1,105 @@
+"""The socket of a table still waiting for its players, /ws/tables/<id>/.
+
+The waiting page draws the seats from the server, so it only needs to know
+when to read them again: the socket passes on the lobby's word that the
+tables changed (a seat taken or left, the game begun). What rides on it
+beside comes in through ``joined``, ``leaving`` and ``HANDLERS``: the
+table's chat (``chat.sockets``, which serves this socket with its chat),
+so that the players talk while the last seats fill. The messages are in
+docs/protocol.md ("The waiting table's socket").
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from accounts.sockets import CLOSE_FORBIDDEN
+from games import selectors
+from games.consumers.sockets import (
+    CLOSE_NOT_FOUND,
+    DirectDispatchMixin,
+    FrameError,
+    UserSocketMixin,
+    read_frame,
+)
+from games.services.notify import LOBBY_GROUP
+
+
+class WaitingTableConsumer(
+    DirectDispatchMixin,
+    UserSocketMixin,
+    AsyncJsonWebsocketConsumer,
+):
+    """A signed-in user's socket at a table's waiting page: seated, or
+    watching a public table. Unlike the lobby's socket it reads every frame:
+    a ping is answered with a pong, anything else it does not take with an
+    error, as the personal socket answers."""
+
+    table_id: int
+    seat: int | None = None
+
+    async def connect(self):
+        if not await self.open_signed_in(self.may_see):
+            return
+        await self.joined()
+
+    async def may_see(self, user) -> bool:
+        """Whether the table is there and the user may see it (refused with
+        4404 or 4403 if not); the user's seat at it, if any. The socket
+        hears the lobby's news from before it is accepted."""
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        access = await database_sync_to_async(selectors.waiting_table_access)(
+            self.table_id, user
+        )
+        if access is None:
+            await self.refuse(CLOSE_NOT_FOUND, "no such table")
+            return False
+        if not access.may_watch:
+            await self.refuse(CLOSE_FORBIDDEN, "private table")
+            return False
+        self.seat = access.seat
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        return True
+
+    async def joined(self) -> None:
+        """The socket is open: for what rides on it (the table's chat)."""
+
+    async def leaving(self) -> None:
+        """The socket is closing, before it leaves its groups."""
+
+    # The frames taken beside the ping, by type (``chat.sockets`` adds the
+    # chat's).
+    HANDLERS: dict = {}
+
+    async def disconnect(self, code):
+        await self.leaving()
+        await self.leave_user_group()
+        await self.leave_group(LOBBY_GROUP)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Parsed here rather than in receive_json, so that a malformed frame
+        # gets an error message instead of closing the socket.
+        try:
+            message = read_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_error(error.code, error.message)
+            return
+        kind = message["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        handler = self.HANDLERS.get(kind)
+        if handler is None:
+            await self.send_error("unknown_type", f"unknown type {kind[:64]!r}")
+            return
+        await handler(self, message)
+
+    async def send_error(self, code: str, text: str) -> None:
+        await self.send_json(
+            {"type": "error", "id": None, "code": code, "message": text}
+        )
+
+    async def lobby_changed(self, event):
+        """A table changed somewhere: the page reads its own again."""
+        await self.send_json({"type": "lobby"})
