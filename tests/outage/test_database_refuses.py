@@ -126,7 +126,9 @@ def test_sockets_keep_answering_while_the_database_refuses_connections(
             assert page.status_code == 503
             api = await asyncio.to_thread(get, f"{url}/api/v1/me/", alice.session_key)
             assert api.status_code == 503
-            assert api.json()["code"] == "unavailable"
+            assert api.headers["Content-Type"] == "application/json"
+            assert api.json()["code"] == "unavailable" and api.json()["detail"]
+            assert int(api.headers["Retry-After"]) > 0
 
             # PostgreSQL takes connections again: the pools get theirs back
             # as they try again (psycopg_pool's backoff), meanwhile the move
