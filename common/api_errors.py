@@ -113,6 +113,12 @@ API_ERRORS: dict[str, tuple[int, str]] = {
         "too many failed logins on the browsable API's login page: "
         "`Retry-After` says when to try again",
     ),
+    "unavailable": (
+        503,
+        "the database cannot be reached just now (down, refusing connections, "
+        "or all the server's connections busy): nothing was done; "
+        "`Retry-After` says when to try again",
+    ),
 }
 
 

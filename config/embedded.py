@@ -37,6 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
+from config.connections import embedded_max_connections
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("PULKA_VAR_DIR") or BASE_DIR / "var")
 POSTGRES_DIR = VAR_DIR / "postgres"
@@ -181,7 +183,31 @@ def _start_postgres() -> None:
     # lock, not by pgserver's handles in this one process.
     server = pgserver.get_server(POSTGRES_DIR, cleanup_mode=None)
     atexit.unregister(server._cleanup)
+    if _configure_postgres():
+        # What was set takes a restart: once for a new data directory, and
+        # after a change of the settings (another number of cores).
+        _stop_postgres()
+        server = pgserver.PostgresServer(POSTGRES_DIR, cleanup_mode=None)
+        atexit.unregister(server._cleanup)
     logger.info("PostgreSQL started in %.1f s", time.monotonic() - started)
+
+
+def _configure_postgres() -> bool:
+    """Set the server's ``max_connections`` to the sum of what the
+    processes using it may hold (``config.connections``); PostgreSQL's
+    default, 100, is less than a `make run` beside a test run on every core.
+    True when it was changed, which takes effect at the next start."""
+    import psycopg
+
+    wanted = embedded_max_connections()
+    with psycopg.connect(
+        host=str(POSTGRES_DIR), user=POSTGRES_USER, dbname="postgres", autocommit=True
+    ) as conn:
+        current = int(conn.execute("SHOW max_connections").fetchone()[0])
+        if current == wanted:
+            return False
+        conn.execute(f"ALTER SYSTEM SET max_connections = {int(wanted)}")
+    return True
 
 
 def _create_database(name: str) -> None:

@@ -66,6 +66,7 @@ REFUSALS_BY_STATUS = {
     404: ("not_found", "no such API address"),
     405: ("method_not_allowed", "this address does not take that method"),
     500: ("server_error", "the server failed to answer; try again later"),
+    503: ("unavailable", "the database cannot be reached just now; try again"),
 }
 
 

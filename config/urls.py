@@ -6,6 +6,9 @@ from django.urls import include, path, re_path
 from accounts import login
 from config import views
 
+# A database that could not be reached is a 503 (config.unavailable).
+handler500 = "config.unavailable.server_error"
+
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("health/", views.health, name="health"),

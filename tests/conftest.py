@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
@@ -35,6 +36,15 @@ SERVER_SHARING_PACKAGES = ("browser", "live")
 # Modules long enough to be a group of their own, so that another worker can
 # take them while their package runs elsewhere (starting its servers twice).
 SEPARATE_GROUPS = {"live/test_tournaments.py": "live-tournaments"}
+
+
+def pytest_configure(config):
+    """The test process connects without the pool the site's processes use
+    (config.connections): its tests run threads of their own that race on
+    row locks, each holding its connection meanwhile, as many as a test
+    needs. The servers it starts read the settings afresh and pool as
+    deployed."""
+    settings.DATABASES["default"]["OPTIONS"].pop("pool", None)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -4,7 +4,9 @@ answered as JSON ``{"code", "detail"}`` with the status the schema gives it,
 and every code a request here produces is listed. The one the test settings
 leave out of reach, ``throttled`` (their rates are generous), is produced
 on a real server with its own rates (tests/live/test_documented_codes.py),
-as are the 400s of a request uvicorn cannot parse."""
+as are the 400s of a request uvicorn cannot parse; ``unavailable``, on a
+real server whose connections PostgreSQL refuses
+(tests/outage/test_database_refuses.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from tests.tournaments.support import make_tournament, register_all, start_now
 
 pytestmark = pytest.mark.django_db
 
-ON_THE_WIRE = {"throttled"}
+ON_THE_WIRE = {"throttled", "unavailable"}
 
 
 def documented_codes(client: Client) -> dict[str, set[str]]:

@@ -16,7 +16,7 @@ import environ
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from config import embedded, forwarded, limits
+from config import connections, embedded, forwarded, limits
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -164,9 +164,31 @@ TEMPLATES = [
 # Database: DATABASE_URL, e.g. postgres://user@host:5432/pulka (psycopg 3).
 DATABASES = {"default": env.db("DATABASE_URL", default=embedded.postgres_url())}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# Keep connections open between requests: a new PostgreSQL connection costs
-# several milliseconds, more than a whole move.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Each process takes its connections from a pool of its own (psycopg_pool,
+# through Django's support), of at most PULKA_DB_POOL_SIZE connections
+# whatever the burst (config.connections adds up every process's). A new
+# PostgreSQL connection costs several milliseconds, more than a whole move,
+# and the pool keeps them open between requests; Django's own persistent
+# connections (CONN_MAX_AGE) kept one per thread, and under ASGI a request
+# is a thread of its own, so they followed the burst of requests until
+# PostgreSQL refused more. Django returns a connection to the pool where it
+# used to close it, so CONN_MAX_AGE is 0 (Django refuses a pool otherwise).
+# A caller finding every connection busy, or PostgreSQL refusing new ones,
+# waits PULKA_DB_POOL_TIMEOUT seconds at most and fails as "unavailable"
+# (config.middleware.DatabaseUnavailable answers 503).
+PULKA_DB_POOL_SIZE = env.int("PULKA_DB_POOL_SIZE", default=connections.POOL_SIZE)
+PULKA_DB_POOL_TIMEOUT = env.float(
+    "PULKA_DB_POOL_TIMEOUT", default=connections.POOL_TIMEOUT
+)
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    "min_size": 1,
+    "max_size": PULKA_DB_POOL_SIZE,
+    "timeout": PULKA_DB_POOL_TIMEOUT,
+}
+# The live games' owners' async connections, per web process
+# (games.live.journal), with the same timeout.
+PULKA_JOURNAL_CONNECTIONS = connections.JOURNAL_SIZE
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -313,10 +335,13 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {"quiet_unavailable": {"()": "config.unavailable.QuietUnavailable"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        # A request that met the database unavailable: a warning, one line.
+        "django.request": {"filters": ["quiet_unavailable"]},
         # Axes logs every login at INFO; failures and lockouts are warnings.
         "axes": {"level": "WARNING"},
     },

@@ -25,9 +25,6 @@ DEBUG = False
 SECRET_KEY = "test-only-key-not-secret"
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 
-# Close connections after each request or consumer call: a connection kept
-# open by a worker thread would stop the test database from being dropped.
-DATABASES["default"]["CONN_MAX_AGE"] = 0
 # A commit in a test run need not wait for its WAL to reach the disk: a
 # crash loses a test database, nothing else. (Each session's own setting;
 # the server's, which a `make run` on the same server relies on, is left.)

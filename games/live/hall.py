@@ -33,7 +33,6 @@ import time
 import weakref
 
 import redis.asyncio as aioredis
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -166,9 +165,7 @@ class Hall:
             return {}
         # One read of every game, whatever their number: what makes a
         # takeover of a whole dead server's games quick.
-        loaded, recent, last_step = await sync_to_async(
-            _load_many, thread_sensitive=False
-        )(won)
+        loaded, recent, last_step = await journal.off_the_loop(_load_many)(won)
         pipe = self.redis.pipeline(transaction=False)
         for game_id in won:
             pipe.zscore(SEEN, game_id)

@@ -23,7 +23,8 @@ import logging
 from collections import deque
 
 import psycopg
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
 
 from games import signals
@@ -53,6 +54,15 @@ class Gone(Exception):
     """The game is no longer in the database (deleted with its table)."""
 
 
+def off_the_loop(function):
+    """``function`` (which reads or writes through Django) as a coroutine
+    run on a thread of the loop's executor, not the one thread the sockets'
+    calls share: a game's end or a takeover waits on no socket's call. Its
+    connection goes back to the pool when it returns: the executor's threads
+    live on, and each would keep one taken from the pool for good."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
 # Writing on the event loop
 
 
@@ -71,15 +81,19 @@ class Journal:
     # Writes sent together at most.
     GROUP_MAX = 64
 
-    def __init__(self, size: int = 4):
+    def __init__(self, size: int | None = None):
         from psycopg_pool import AsyncConnectionPool
 
-        self.size = size
+        self.size = size or settings.PULKA_JOURNAL_CONNECTIONS
         self.pool = AsyncConnectionPool(
             conninfo(),
             min_size=1,
-            max_size=size,
+            max_size=self.size,
             kwargs={"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor},
+            # A write waits this long at most for a connection (PostgreSQL
+            # refusing new ones, say), then its owner hears "unavailable"
+            # and tells the mover (games.live.owner), as the pages say 503.
+            timeout=settings.PULKA_DB_POOL_TIMEOUT,
             open=False,
         )
         self.waiting: deque[tuple[str, list, asyncio.Future]] = deque()
@@ -108,12 +122,12 @@ class Journal:
         """Write the game's last step with what its end settles
         (``finish_sync``): through Django, on a thread of its own. Returns
         what the end's snapshot adds."""
-        return await sync_to_async(finish_sync, thread_sensitive=False)(live, step)
+        return await off_the_loop(finish_sync)(live, step)
 
     async def read(self, query, *args):
         """``query(*args)``, a function reading through Django, on a
         thread of its own (the owner's loop must not wait on it)."""
-        return await sync_to_async(query, thread_sensitive=False)(*args)
+        return await off_the_loop(query)(*args)
 
     async def record_presence(self, live: LiveGame) -> None:
         """Write the game's presence (``LiveGame.presence``) as it is now,

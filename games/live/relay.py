@@ -188,18 +188,24 @@ class Relay:
             await self.attach_again(game_id)
 
     async def command(self, game_id: int, key: str, command: OwnerCommand) -> None:
-        """A socket's command for its game's owner."""
+        """A socket's command for its game's owner.
+
+        Handed over, not waited for, to an owner here as to one elsewhere:
+        the owner answers the socket itself. A socket reads one frame at a
+        time, and a move may wait on the database for as long as the pool
+        gives a connection; waiting for it here, the socket read none of
+        its pings meanwhile, and its owner closed it as silent (4408)
+        while PostgreSQL refused connections."""
         owner = self.hall.owners.get(game_id)
-        if owner is not None:
-            await owner.handle(command, key)
-            return
-        channel = await self.owner_channel(game_id)
-        if channel is None:
+        if owner is None:
+            channel = await self.owner_channel(game_id)
+            if channel is not None:
+                await self._send_remote(channel, game_id, key, command)
+                return
             owner = await self.hall.owner_here(game_id)
-            if owner is not None:
-                await owner.handle(command, key)
-            return
-        await self._send_remote(channel, game_id, key, command)
+            if owner is None:
+                return
+        self.hall.spawn(owner.handle(command, key))
 
     async def detach(self, game_id: int, consumer) -> None:
         key = consumer.channel_name

@@ -1,0 +1,46 @@
+"""How many PostgreSQL connections each of the site's processes may hold,
+and so how many connections the embedded server takes.
+
+Every process connects through a pool of its own (psycopg_pool, through
+Django's own support: ``DATABASES[...]["OPTIONS"]["pool"]``), which holds
+at most ``PULKA_DB_POOL_SIZE`` connections whatever the burst of requests
+or tasks: a request that finds them all busy waits at most
+``PULKA_DB_POOL_TIMEOUT`` seconds for one and then fails as "database
+unavailable" (503). A web process also has the live games' owners' pool of
+async connections (``games.live.journal``). docs/architecture.md adds the
+bounds up for a deployment.
+
+This module imports nothing from Django: the settings take their defaults
+from here, and so does ``config.embedded``, which runs before Django does.
+"""
+
+from __future__ import annotations
+
+import os
+
+# A process's Django connections at most (PULKA_DB_POOL_SIZE), and the
+# seconds a caller waits for one (PULKA_DB_POOL_TIMEOUT): well under the
+# 15 s after which a silent socket is closed, and under a page's patience.
+POOL_SIZE = 8
+POOL_TIMEOUT = 3.0
+# The async connections of a web process's game owners, for their writes.
+JOURNAL_SIZE = 4
+
+# The processes of `make run` (scripts/run_platform.py): a web process, the
+# Celery worker's parent and its two pool processes, beat.
+WEB = POOL_SIZE + JOURNAL_SIZE
+MAKE_RUN = WEB + 3 * POOL_SIZE + POOL_SIZE
+# What one pytest-xdist worker may hold at once: its own connections (its
+# tests' threads, unpooled: they race on row locks), the two servers of
+# tests/live with two more of one test's own, a Celery worker and beat.
+TEST_PROCESS = 16
+TEST_WORKER = TEST_PROCESS + 4 * WEB + 2 * POOL_SIZE
+# manage.py commands, psql, the server's own reserved superuser slots.
+HEADROOM = 20
+
+
+def embedded_max_connections(cores: int | None = None) -> int:
+    """The embedded PostgreSQL's ``max_connections``: a `make run` beside a
+    test run with a worker on every core (`make test`), and headroom."""
+    cores = cores or len(os.sched_getaffinity(0))
+    return MAKE_RUN + cores * TEST_WORKER + HEADROOM
