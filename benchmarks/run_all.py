@@ -11,8 +11,8 @@ its README section reports: its default counts, or the live tables' 200
 tables). A run with ``--only`` writes ``<date>-part`` files. Those that
 need servers start their own (benchmarks/servers.py): an embedded
 PostgreSQL and Redis in a private directory, and uvicorn on ``--port`` and
-the ports after it (free ports without it). ``soak.py`` is left out: it
-measures a platform that ``make run`` started.
+the ports after it (free ports without it). ``players.py`` is left out:
+a long measurement of its own.
 
 Printed at the end, and written to ``benchmarks/results/<date>.json`` (every
 verdict line, the figures of the benchmarks that write them, the run's
