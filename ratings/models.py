@@ -124,6 +124,13 @@ class UnratedReason(models.TextChoices):
             "game such an account leaves moves nobody's rating"
         ),
     )
+    PROVISIONAL_TIMED_OUT = (
+        "provisional_timed_out",
+        _(
+            "a new account, its rating still provisional, let its time run out "
+            "on a quarter of its turns or more, which counts as leaving the game"
+        ),
+    )
     ANNULLED = "annulled", _("the operators annulled the game")
 
 
