@@ -7,7 +7,9 @@ the ratings decide from it whether and how it is rated.
 
 from __future__ import annotations
 
-from games.models import Game, Seat
+from django.db.models import Count, Q
+
+from games.models import Game, GameEvent, Seat
 from ratings.categories import category_of
 from ratings.results import RatedResult, RatedSeat
 
@@ -22,6 +24,7 @@ def rated_result(game_id: int) -> RatedResult | None:
     places = game.result["places"]
     left = game.result.get("left", ())
     seats = Seat.objects.filter(table_id=table.pk).order_by("number")
+    turns = _turns_by_seat(game.pk)
     return RatedResult(
         game_id=game.pk,
         category=category_of(table.profile, table.options) if table.ranked else None,
@@ -32,7 +35,29 @@ def rated_result(game_id: int) -> RatedResult | None:
                 bot=seat.bot,
                 place=places[seat.number],
                 left=seat.number in left,
+                turns=turns.get(seat.number, (0, 0))[0],
+                timeouts=turns.get(seat.number, (0, 0))[1],
             )
             for seat in seats
         ),
     )
+
+
+def _turns_by_seat(game_id: int) -> dict[int, tuple[int, int]]:
+    """Each seat's turns while a person held it (their own moves and the
+    timer's for them), and how many of those ran out, by seat number. The
+    moves after a seat was left, and a bot's, are neither."""
+    rows = (
+        GameEvent.objects.filter(
+            game_id=game_id,
+            kind=GameEvent.Kind.ACTION,
+            cause__in=[GameEvent.Cause.PLAYER, GameEvent.Cause.TIMEOUT],
+        )
+        .values("seat")
+        .annotate(
+            turns=Count("pk"),
+            timeouts=Count("pk", filter=Q(cause=GameEvent.Cause.TIMEOUT)),
+        )
+        .order_by()
+    )
+    return {row["seat"]: (row["turns"], row["timeouts"]) for row in rows}

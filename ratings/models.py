@@ -107,6 +107,19 @@ class RatingChange(models.Model):
         return f"Game {self.game_id}, {self.user}: {self.delta:+d}"
 
 
+class LopsidedPair(RatingChange):
+    """The rating changes read as pairs of accounts, one of which keeps
+    gaining from the other (``selectors.lopsided_pairs``): the operators'
+    report of possible rating farming. A proxy with no rows of its own, so
+    that the report has its place among the ratings in the admin, and a
+    permission to view it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("lopsided pair")
+        verbose_name_plural = _("lopsided pairs")
+
+
 class UnratedReason(models.TextChoices):
     """Why a game at a ranked table moved no rating: each is a rule of
     ``services.rating_decision``, except the annulment, an operator's."""
@@ -122,6 +135,13 @@ class UnratedReason(models.TextChoices):
         _(
             "a new account, its rating still provisional, left the game, and a "
             "game such an account leaves moves nobody's rating"
+        ),
+    )
+    PROVISIONAL_TIMED_OUT = (
+        "provisional_timed_out",
+        _(
+            "a new account, its rating still provisional, let its time run out "
+            "on a quarter of its turns or more, which counts as leaving the game"
         ),
     )
     ANNULLED = "annulled", _("the operators annulled the game")

@@ -22,6 +22,10 @@ class RatedSeat:
     place: int
     # Whether the person left the game before its end.
     left: bool
+    # The person's turns in the game (the moves made at the seat while they
+    # held it), and how many of them ran out, the timer moving for them.
+    turns: int = 0
+    timeouts: int = 0
 
 
 @dataclass(frozen=True, slots=True)

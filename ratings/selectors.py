@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Q, QuerySet, Sum
 
 from accounts.selectors import display_name
@@ -178,3 +180,106 @@ def game_rating_outcome(game_id: int) -> tuple[dict[int, RatingChange], str]:
         .first()
     )
     return {}, reason or ""
+
+
+# A pair of accounts is lopsided (docs/ratings.md, "Lopsided pairs") when
+# they played at least this many rated games together in the window and one
+# of them gained while the other lost in at least this share of them.
+LOPSIDED_GAMES = 5
+LOPSIDED_SHARE = 0.9
+# The most pairs listed at once, the most lopsided first.
+LOPSIDED_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class PairGains:
+    """What one account gained from another in their rated games together
+    in a category, over a window."""
+
+    gainer_id: int
+    gainer: str
+    loser_id: int
+    loser: str
+    category: str
+    # Rated games the two played together, and those the gainer gained in
+    # while the loser lost.
+    games: int
+    gains: int
+    # The points the gainer won in those games, and the share they are of
+    # every point the gainer won in the category in the window.
+    points: int
+    share_of_points: float
+    game_ids: tuple[int, ...]
+
+
+def lopsided_pairs(*, since: datetime, category: str | None = None) -> list[PairGains]:
+    """The pairs of accounts one of which kept gaining rating from the
+    other since ``since`` (in ``category``, or in each category): at least
+    ``LOPSIDED_GAMES`` rated games together, in at least ``LOPSIDED_SHARE``
+    of which the one gained and the other lost. Most games gained first.
+
+    Read from the rating changes alone, each game's changes joined to one
+    another by the game: in a game of four, each pair of its players is a
+    pair here, gaining as their changes say."""
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    in_category = "AND mine.category = %(category)s" if category else ""
+    sql = f"""
+        WITH pairs AS (
+            SELECT mine.user_id AS gainer_id, theirs.user_id AS loser_id,
+                   mine.category,
+                   COUNT(*) AS games,
+                   COUNT(*) FILTER (WHERE mine.delta > 0 AND theirs.delta < 0)
+                       AS gains,
+                   COALESCE(SUM(mine.delta)
+                       FILTER (WHERE mine.delta > 0 AND theirs.delta < 0), 0)
+                       AS points,
+                   ARRAY_AGG(mine.game_id ORDER BY mine.game_id) AS game_ids
+            FROM {table} mine
+            JOIN {table} theirs
+              ON theirs.game_id = mine.game_id AND theirs.user_id <> mine.user_id
+            WHERE mine.created_at >= %(since)s {in_category}
+            GROUP BY mine.user_id, theirs.user_id, mine.category
+            HAVING COUNT(*) >= %(games)s
+               AND COUNT(*) FILTER (WHERE mine.delta > 0 AND theirs.delta < 0)
+                   >= %(share)s * COUNT(*)
+        )
+        SELECT pairs.*,
+               (SELECT SUM(delta) FROM {table} gained
+                WHERE gained.user_id = pairs.gainer_id
+                  AND gained.category = pairs.category
+                  AND gained.created_at >= %(since)s
+                  AND gained.delta > 0) AS all_points
+        FROM pairs
+        ORDER BY gains DESC, points DESC, gainer_id, loser_id
+        LIMIT %(limit)s
+    """
+    params = {
+        "since": since,
+        "category": category,
+        "games": LOPSIDED_GAMES,
+        "share": LOPSIDED_SHARE,
+        "limit": LOPSIDED_LIMIT,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        columns = [column.name for column in cursor.description]
+        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+    players = {row["gainer_id"] for row in rows} | {row["loser_id"] for row in rows}
+    names = dict(
+        get_user_model().objects.filter(pk__in=players).values_list("pk", "username")
+    )
+    return [
+        PairGains(
+            gainer_id=row["gainer_id"],
+            gainer=names[row["gainer_id"]],
+            loser_id=row["loser_id"],
+            loser=names[row["loser_id"]],
+            category=row["category"],
+            games=row["games"],
+            gains=row["gains"],
+            points=row["points"],
+            share_of_points=row["points"] / row["all_points"],
+            game_ids=tuple(row["game_ids"]),
+        )
+        for row in rows
+    ]

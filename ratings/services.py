@@ -34,7 +34,7 @@ from ratings.models import (
     UnratedGame,
     UnratedReason,
 )
-from ratings.results import RatedResult
+from ratings.results import RatedResult, RatedSeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,11 @@ def rating_decision(result: RatedResult) -> RatingDecision:
     * nobody who left is an account made on the sign-up page whose rating
       in the category is still provisional, whenever they left: such an
       account costs nothing to make, and its defeat would otherwise be a
-      gift to whoever it chose to lose to (docs/ratings.md, "Leavers").
+      gift to whoever it chose to lose to (docs/ratings.md, "Leavers");
+    * nor is one such account, still provisional, whose time ran out on
+      so many of its turns that it was not playing (``let_time_run_out``):
+      leaving without getting up, at a table that never takes the seat
+      away for timeouts.
 
     A person who left keeps the seat and is otherwise rated, placed last."""
     category = result.category
@@ -83,7 +87,30 @@ def rating_decision(result: RatedResult) -> RatingDecision:
         return RatingDecision(category, UnratedReason.SHARED_ADDRESS)
     if _any_provisional(farming.signed_up_among(left), category):
         return RatingDecision(category, UnratedReason.PROVISIONAL_LEFT)
+    idle = [seat.user_id for seat in seats if seat.user_id and let_time_run_out(seat)]
+    if _any_provisional(farming.signed_up_among(idle), category):
+        return RatingDecision(category, UnratedReason.PROVISIONAL_TIMED_OUT)
     return RatingDecision(category)
+
+
+# A person let their time run out when the timer moved for them on at least
+# this share of their turns in a game, and at least this many times
+# (docs/ratings.md, "Leavers"). A game is about 170 turns a player in Joker
+# and 200 in Japanese Joker; a short drop of the connection, back within the
+# disconnect grace, costs one or two, so an honest player on a bad line
+# stays far below a quarter. The floor keeps a few timeouts from counting in
+# a game an opponent ended after a handful of turns.
+TIMED_OUT_SHARE = 0.25
+TIMED_OUT_AT_LEAST = 10
+
+
+def let_time_run_out(seat: RatedSeat) -> bool:
+    """Whether the person at ``seat`` let the timer play their game for
+    them: counted, for a new account, as leaving it."""
+    return (
+        seat.timeouts >= TIMED_OUT_AT_LEAST
+        and seat.timeouts >= TIMED_OUT_SHARE * seat.turns
+    )
 
 
 def _any_provisional(user_ids: list[int], category: str) -> bool:

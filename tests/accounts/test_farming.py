@@ -7,6 +7,8 @@ page from one address; their games go through the games services.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
@@ -16,8 +18,10 @@ from rest_framework.test import APIClient
 from accounts.models import SharedAddress
 from coins import services as coins
 from common.errors import NotAllowed
+from demo.games import person_move
 from games import services
-from games.models import Game
+from games.live.local import due_move, owner_of
+from games.models import Game, GameEvent
 from games.views.lobby import SEAT_REFUSALS
 from ratings.categories import preset
 from ratings.elo import PROVISIONAL_GAMES
@@ -25,7 +29,7 @@ from ratings.models import Rating, RatingChange, UnratedReason
 from ratings.selectors import leaderboard, player_rank
 from ratings.services import rating_counts_rebuild
 from tests.factories import StaffUserFactory, UserFactory
-from tests.games.helpers import play_until, resign, time_out_to_the_end
+from tests.games.helpers import play_out, play_until, resign
 
 pytestmark = pytest.mark.django_db
 
@@ -246,12 +250,124 @@ def test_an_established_account_that_resigns_to_a_new_one_is_rated():
     assert changes == {newcomer.pk: 20, veteran.pk: -10}
 
 
+# New accounts that let their time run out
+
+
+def play_out_with_timeouts(game: Game, user, runs_out) -> list[int]:
+    """Play ``game`` to its end as its owner would: ``user``'s turn runs out
+    (the timer moves for them, at the table's deadline) on their turns
+    ``runs_out(n)`` holds for, ``n`` counting their turns from 0; every other
+    move is the player's own. Returns the turns that ran out."""
+    turns: list[int] = []
+    ran_out: list[int] = []
+
+    def decide(live):
+        if live.to_move.user_id == user.pk:
+            turns.append(live.version)
+            if runs_out(len(turns) - 1):
+                ran_out.append(len(turns) - 1)
+                return due_move(live, live.deadline + timedelta(seconds=1))
+        return person_move(live, live.deadline - timedelta(seconds=1))
+
+    with owner_of(game.pk) as table:
+        table.play_out(decide)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    timeouts = GameEvent.objects.filter(
+        game=game, cause=GameEvent.Cause.TIMEOUT, seat=seat_number(game, user)
+    )
+    assert timeouts.count() == len(ran_out)
+    return ran_out
+
+
+def seat_number(game: Game, user) -> int:
+    return game.table.seats.get(user=user).number
+
+
+def test_puppets_that_let_every_turn_run_out_give_the_main_account_no_rating():
+    """The attack without leaving: three fresh accounts from three
+    addresses stay at a ranked stake-0 table that never takes a seat away
+    for timeouts (the lobby's ranked default) and let every turn run out,
+    while the main account plays. They stay seated to the end of each game,
+    whoever wins it; the main account gains nothing and stays off the top."""
+    leader, _ = signed_up("leader", "192.0.2.50")
+    runner_up, _ = signed_up("runnerup", "192.0.2.51")
+    make_established(leader)
+    make_established(runner_up)
+    resign(game_id=japanese_game(leader, runner_up).pk, user=runner_up)
+    main, _ = signed_up("main")
+
+    for n, address in enumerate(("198.51.100.1", "198.51.100.2", "198.51.100.3")):
+        puppet, _ = signed_up(f"puppet{n}", address)
+        game = japanese_game(main, puppet)
+        assert game.table.forfeit_after_timeouts == 0
+
+        play_out_with_timeouts(game, puppet, lambda turn: True)
+
+        assert game.result["left"] == []
+        assert not RatingChange.objects.filter(game=game).exists()
+        assert game.unrated.reason == UnratedReason.PROVISIONAL_TIMED_OUT
+
+    assert not SharedAddress.objects.exists()
+    assert not Rating.objects.filter(user=main).exists()
+    assert player_rank(user_id=main.pk, category="japanese") is None
+    top = leaderboard("japanese", limit=2)
+    assert [standing.user_id for standing in top] == [leader.pk, runner_up.pk]
+
+
+@pytest.mark.parametrize(
+    "runs_out",
+    [
+        pytest.param(lambda turn: turn in (3, 40), id="two-timeouts"),
+        pytest.param(lambda turn: turn % 5 == 4, id="one-turn-in-five"),
+    ],
+)
+def test_a_new_account_whose_time_ran_out_now_and_then_is_rated(runs_out):
+    """A slow player on a bad connection, playing its turns itself but for
+    a few, or even one in five: the game is rated for both."""
+    newcomer, _ = signed_up("newcomer")
+    stranger, _ = signed_up("stranger", ELSEWHERE)
+    game = japanese_game(stranger, newcomer)
+
+    ran_out = play_out_with_timeouts(game, newcomer, runs_out)
+
+    assert ran_out
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert not hasattr(game, "unrated")
+
+
+def test_a_new_account_whose_time_ran_out_on_every_other_turn_left_the_game():
+    newcomer, _ = signed_up("newcomer")
+    stranger, _ = signed_up("stranger", ELSEWHERE)
+    game = japanese_game(stranger, newcomer)
+
+    play_out_with_timeouts(game, newcomer, lambda turn: turn % 2 == 1)
+
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert game.unrated.reason == UnratedReason.PROVISIONAL_TIMED_OUT
+
+
+def test_an_established_account_whose_time_runs_out_is_rated():
+    """The rule is about new accounts: a game in which an established one
+    lets its time run out is rated as before."""
+    newcomer, _ = signed_up("newcomer")
+    veteran, _ = signed_up("veteran", ELSEWHERE)
+    make_established(veteran)
+    game = japanese_game(newcomer, veteran)
+
+    play_out_with_timeouts(game, veteran, lambda turn: True)
+
+    changes = {c.user_id: c.delta for c in RatingChange.objects.filter(game=game)}
+    assert set(changes) == {newcomer.pk, veteran.pk}
+    assert changes[newcomer.pk] == -2 * changes[veteran.pk]  # K 40 against K 20
+
+
 def test_a_game_finished_without_leaving_is_rated_though_listed():
     main, _ = signed_up("main")
     puppet, _ = signed_up("puppet")
     game = japanese_game(main, puppet)
 
-    time_out_to_the_end(game.pk)
+    play_out(game.pk)
 
     assert RatingChange.objects.filter(game=game).count() == 2
     assert SharedAddress.objects.filter(game=game).exists()

@@ -14,6 +14,7 @@ from games import services as games
 from games.models import Game
 from ratings.categories import preset
 from tests.factories import UserFactory
+from tests.games.helpers import play_out
 from tests.ranked.helpers import established, ranked_game
 
 from .test_table_page import log_in
@@ -84,6 +85,32 @@ def a_new_account_against_an_established_one():
     profile.save(update_fields=["signed_up"])
     game = ranked_game("japanese", users=[established("japanese"), newcomer])
     return newcomer.username, game.table_id
+
+
+def a_new_account_that_let_its_time_run_out():
+    """Played to its end, the new account's every turn run out, the
+    established one playing its own: the result comes with the page."""
+    newcomer, table_id = a_new_account_against_an_established_one()
+    game = Game.objects.get(table_id=table_id)
+    play_out(game.pk, absent=frozenset({game.table.seats.get(number=1).user_id}))
+    return newcomer, table_id
+
+
+def test_a_game_a_new_account_let_run_out_says_why(page, read_db):
+    username, table_id = read_db(a_new_account_that_let_its_time_run_out)
+    log_in(page, username)
+
+    page.goto(f"/tables/{table_id}/")
+
+    note = page.locator("#result-rating")
+    note.wait_for()
+    assert note.inner_text() == (
+        "Not rated: a new account, its rating still provisional, let its time "
+        "run out on a quarter of its turns or more, which counts as leaving the "
+        "game."
+    )
+    assert page.locator("#places .rating-change").count() == 0
+    assert page.js_errors == []
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,8 @@ function unratedReason(code) {
       return gettext("a player who left shares an address with another player of the game");
     case "provisional_left":
       return gettext("a new account, its rating still provisional, left the game, and a game such an account leaves moves nobody's rating");
+    case "provisional_timed_out":
+      return gettext("a new account, its rating still provisional, let its time run out on a quarter of its turns or more, which counts as leaving the game");
     case "annulled":
       return gettext("the operators annulled the game");
     default:
