@@ -1283,7 +1283,7 @@ def run(args, services) -> int:
             f"players: stages {','.join(map(str, args.stages))}, "
             f"{args.stage_seconds:g} s held each, ramp {args.ramp_per_minute:g} "
             f"sign-ins a minute; one uvicorn process, a Celery worker and beat "
-            f"(CONN_MAX_AGE {os.environ.get('CONN_MAX_AGE', 'as configured')}); "
+            f"(database pool {os.environ.get('PULKA_DB_POOL_SIZE', 'as configured')}); "
             f"{os.cpu_count()} CPUs, load average "
             f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start",
             flush=True,

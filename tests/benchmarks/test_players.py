@@ -23,10 +23,6 @@ def test_the_smoke_run_prints_its_figures_and_integrity_holds():
     # The settings of the platform it starts are the site's, not the tests'.
     for name in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL"):
         env.pop(name, None)
-    # Connections closed after each request: kept for 60 s (the default),
-    # each request and socket under ASGI holds one of its own, and sixteen
-    # players outgrow PostgreSQL's 100 (benchmarks/README.md, players.py).
-    env["CONN_MAX_AGE"] = "0"
     done = subprocess.run(
         [sys.executable, "benchmarks/players.py", "--smoke"],
         cwd=BASE_DIR,
