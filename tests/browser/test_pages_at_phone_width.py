@@ -69,6 +69,10 @@ PAGES = {
     "tournaments:detail": ({"tournament_id": "tournament"}, True),
     "social:friends": ({}, False),
     "api:docs": ({}, True),
+    # The browsable API's own pages: its root, and one answer of a signed-in
+    # player's.
+    "api:root": ({}, True),
+    "api:me": ({}, False),
 }
 
 # What else the URL conf answers: forms' POST targets, data for scripts,
@@ -100,7 +104,8 @@ def url_names(patterns=None, namespace: str = "") -> set[str]:
             names |= url_names(pattern.url_patterns, full)
         elif isinstance(pattern, URLPattern) and pattern.name:
             names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
-    return {name for name in names if name == "api:docs" or not name.startswith("api")}
+    shown = ("api:docs", "api:root", "api:me")
+    return {name for name in names if name in shown or not name.startswith("api")}
 
 
 def test_every_page_of_the_url_conf_is_listed():
