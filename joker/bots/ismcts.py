@@ -78,13 +78,15 @@ CHECK_EVERY = 8
 CHECK_EVERY_SOLVING = 1
 # The playouts of card play solve their last SOLVE_TRICKS tricks on open
 # cards (``Playouts.compare``'s ``solve``) once the deal has no more than
-# SOLVE_FROM tricks left, by game: in Japanese Joker always, its last four
-# tricks (+0.49 tricks a deal [+0.30, +0.68] over 266 duplicate deal sets
-# against its last two, at 9 ms a move against 4 ms; five tricks overrun
-# the 25 ms budget by one deal's solving), in the 4-player game only near
-# the end (a solved playout from the start of a 9-card deal costs fifty
-# playouts).
-SOLVE_TRICKS = {"classic": 2, "japanese": 4}
+# SOLVE_FROM tricks left, by game: in Japanese Joker always, its last
+# three tricks (on duplicate deal sets at 25 ms: four tricks against two
+# +0.49 tricks a deal [+0.30, +0.68] over 266 sets, three against four
+# -0.20 [-0.45, +0.05] over 200; CPU a move 4, 6 and 9 ms for two, three
+# and four: three keeps the normal bot within a tenth of the earlier
+# bot's 65 ms; five tricks overrun the budget on one deal's solving), in
+# the 4-player game only near the end (a solved playout from the start of
+# a 9-card deal costs fifty playouts).
+SOLVE_TRICKS = {"classic": 2, "japanese": 3}
 SOLVE_FROM = {"classic": 2, "japanese": 18}
 
 
