@@ -35,6 +35,7 @@ import weakref
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from games.live import bot_pool, broadcast, journal, loading
 from games.live.game import PLAYING, public_step
@@ -130,8 +131,17 @@ class Hall:
 
     def _task_done(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("a live-game task failed", exc_info=task.exception())
+        if task.cancelled() or task.exception() is None:
+            return
+        error = task.exception()
+        if isinstance(error, (OperationalError, InterfaceError)):
+            # The database refused or the pool had no connection in time: an
+            # outage, not a fault. What the task was doing is done again (a
+            # takeover at the next scan, a move when the client resends).
+            first = str(error).splitlines()[0] if str(error) else type(error).__name__
+            logger.warning("a live-game task met the database unavailable: %s", first)
+            return
+        logger.error("a live-game task failed", exc_info=error)
 
     # Owning
 

@@ -104,3 +104,34 @@ async def test_of_two_would_be_owners_exactly_one_writes_and_the_other_yields():
     finally:
         for hall in (stalled, taker):
             await hall.stop()
+
+
+async def test_a_task_that_met_the_database_unavailable_logs_one_line(caplog):
+    """A takeover scan while PostgreSQL refuses connections is an outage to
+    wait out: one warning line, no traceback; any other failure stays an
+    error with its traceback."""
+    from django.db import OperationalError
+
+    (hall,) = await started_halls(1)
+
+    async def refused():
+        raise OperationalError("couldn't get a connection after 3.00 sec\nmore")
+
+    async def broken():
+        raise ValueError("a bug")
+
+    try:
+        with caplog.at_level("WARNING", logger="games.live.hall"):
+            for coroutine in (refused(), broken()):
+                task = hall.spawn(coroutine)
+                await asyncio.wait([task])
+                await asyncio.sleep(0)
+        records = [r for r in caplog.records if r.name == "games.live.hall"]
+        assert [(r.levelname, r.exc_info is not None) for r in records] == [
+            ("WARNING", False),
+            ("ERROR", True),
+        ]
+        assert "couldn't get a connection after 3.00 sec" in records[0].getMessage()
+        assert "more" not in records[0].getMessage()
+    finally:
+        await hall.stop()
