@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from accounts.bans import user_ban
 from coins import services as coins
@@ -151,6 +152,8 @@ async def test_a_ping_keeps_the_player_in_the_pool_and_other_frames_get_an_error
         entry = await database_sync_to_async(PoolEntry.objects.get)(user=user)
         status = await ping(comm)
         assert status["type"] == "status" and status["waiting"] is True
+        # The ping is kept in Redis; the tick takes it into the entry.
+        await database_sync_to_async(services.match_tick)(now=timezone.now())
         seen = await database_sync_to_async(PoolEntry.objects.get)(user=user)
         assert seen.seen_at > entry.seen_at
     finally:

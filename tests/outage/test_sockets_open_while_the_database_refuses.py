@@ -99,6 +99,11 @@ def test_every_socket_opened_while_the_database_refuses_closes_with_4503(
     }
 
     async def open_each():
+        # The game's owner is in this server before PostgreSQL ends its
+        # connections (taking the game over is not what is tested here).
+        socket = await opened(f"{ws}{paths['game']}", url, alice.session_key)
+        assert await answers_a_ping(socket)
+        await socket.close()
         await db_call(role.refuse)
         codes = {
             kind: await refusal(f"{ws}{path}", url, alice.session_key)
