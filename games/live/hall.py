@@ -36,6 +36,7 @@ import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.live import bot_pool, broadcast, journal, loading
 from games.live.game import PLAYING, public_step
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
@@ -130,8 +131,17 @@ class Hall:
 
     def _task_done(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("a live-game task failed", exc_info=task.exception())
+        if task.cancelled() or (error := task.exception()) is None:
+            return
+        if isinstance(error, DATABASE_UNAVAILABLE):
+            # An outage to wait out (the sweep hands the game over again,
+            # a socket reconnects): one line, not a traceback.
+            logger.warning(
+                "a live-game task met the database unavailable (%s)",
+                first_line(error),
+            )
+            return
+        logger.error("a live-game task failed", exc_info=error)
 
     # Owning
 
