@@ -8,9 +8,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.install.stamp
 COMPILED := setup.py joker/bots/_core.pyx
 PYTEST_ARGS ?=
-# pytest-xdist workers: one per core. Each has its own test database and
-# Redis database (config/settings/test.py).
-PYTEST_WORKERS ?= auto
+# pytest-xdist workers: one per core, at most 8 (the embedded PostgreSQL's
+# max_connections counts on no more: config/connections.py). Each has its
+# own test database and Redis database (config/settings/test.py).
+PYTEST_WORKERS ?= $(shell cores=$$(nproc); echo $$(( cores < 8 ? cores : 8 )))
 # The fault suite's cases wait much of their time (restarts, a turn left to
 # run out), so it runs on one worker more than there are cores: 5:39 against
 # 6:19 on two cores (docs/testing.md).

@@ -15,13 +15,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 # Django must be set up before anything that imports models is loaded.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from chat.routing import websocket_urlpatterns as tables  # noqa: E402
 from config.forwarded import TrustedProxyHeaders  # noqa: E402
 from config.origins import AllowedOriginsOnly  # noqa: E402
 from config.unrouted import unrouted  # noqa: E402
+from games.consumers.sockets import SocketAuthStack  # noqa: E402
 from games.live.lifespan import lifespan  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
@@ -30,7 +30,9 @@ from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E4
 
 # Every request and socket first gets its client's address and scheme, as
 # the trusted proxies forwarded them (PULKA_TRUSTED_PROXIES); the server's
-# own reading of those headers is off (config.limits).
+# own reading of those headers is off (config.limits). A socket reads its
+# session's user as it opens (SocketAuthStack), so that a database that
+# cannot be reached closes it with a code rather than raising.
 application = ProtocolTypeRouter(
     {
         "http": TrustedProxyHeaders(django_asgi_app),
@@ -38,7 +40,7 @@ application = ProtocolTypeRouter(
         "websocket": TrustedProxyHeaders(
             AllowedOriginsOnly(
                 FloodGate(
-                    AuthMiddlewareStack(
+                    SocketAuthStack(
                         URLRouter(tables + quickplay + tournaments + me + unrouted)
                     )
                 )

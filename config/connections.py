@@ -35,12 +35,26 @@ MAKE_RUN = WEB + 3 * POOL_SIZE + POOL_SIZE
 # tests/live with two more of one test's own, a Celery worker and beat.
 TEST_PROCESS = 16
 TEST_WORKER = TEST_PROCESS + 4 * WEB + 2 * POOL_SIZE
+# `make test` runs a pytest-xdist worker on every core, but never more than
+# this many (PYTEST_WORKERS in the Makefile): past a few, the suite waits on
+# its servers rather than on the cores, and each worker's share of the
+# embedded server's connections (TEST_WORKER) would grow max_connections
+# with the machine (5,184 on 64 cores), each slot taking PostgreSQL's
+# shared memory whether used or not.
+TEST_WORKERS_MAX = 8
 # manage.py commands, psql, the server's own reserved superuser slots.
 HEADROOM = 20
 
 
+def test_workers(cores: int | None = None) -> int:
+    """The pytest-xdist workers of `make test`: one a core, at most
+    ``TEST_WORKERS_MAX``."""
+    cores = cores or len(os.sched_getaffinity(0))
+    return min(cores, TEST_WORKERS_MAX)
+
+
 def embedded_max_connections(cores: int | None = None) -> int:
     """The embedded PostgreSQL's ``max_connections``: a `make run` beside a
-    test run with a worker on every core (`make test`), and headroom."""
-    cores = cores or len(os.sched_getaffinity(0))
-    return MAKE_RUN + cores * TEST_WORKER + HEADROOM
+    test run with all its workers (`make test`), and headroom: 224 on two
+    cores, 704 at most (eight cores and more)."""
+    return MAKE_RUN + test_workers(cores) * TEST_WORKER + HEADROOM

@@ -16,14 +16,13 @@ from __future__ import annotations
 import logging
 import sys
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 from django.views import defaults
 
-# What Django raises when it gets no connection (psycopg's errors, the
-# pool's timeout among them, come wrapped in these).
-UNAVAILABLE = (OperationalError, InterfaceError)
+from common.unavailable import DATABASE_UNAVAILABLE as UNAVAILABLE
+from common.unavailable import first_line
+
 RETRY_AFTER_SECONDS = 5
 
 
@@ -52,7 +51,7 @@ class QuietUnavailable(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, UNAVAILABLE):
             record.msg = f"{record.msg} (database unavailable: %s)"
-            record.args = (*record.args, str(error).splitlines()[0])
+            record.args = (*record.args, first_line(error))
             record.exc_info = record.exc_text = None
         if isinstance(error, UNAVAILABLE) or getattr(record, "status_code", 0) == 503:
             record.levelno, record.levelname = logging.WARNING, "WARNING"

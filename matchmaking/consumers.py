@@ -6,12 +6,27 @@ Each connection joins its user's group (``notify.user_group``) and receives
 A ``{"type": "ping"}`` from the page says the player is still there (see
 ``services.AWAY_SECONDS``) and is answered with their status. Like every
 live-play socket it closes with its session (``accounts.sockets``).
+
+A ping never touches the database: it is recorded in Redis (``pings``,
+which the tick reads), and answered from the status the socket read when it
+opened, brought up to the time and to the pool's size as of the last tick.
+The player's place changes only by a join, a match, a removal or a
+cancel, each told to the user's group, which the socket joined before it
+read the status. So a ping is answered at once while the database is slow or
+refusing connections, and takes no turn on the process's one thread of
+database calls that the sockets' openings and the chat wait on.
 """
 
 from __future__ import annotations
 
+import logging
+import time
+from datetime import UTC, datetime
+
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from redis import RedisError
 
 from games.consumers.sockets import (
     DirectDispatchMixin,
@@ -19,13 +34,23 @@ from games.consumers.sockets import (
     UserSocketMixin,
     read_frame,
 )
-from matchmaking import notify, selectors, services
+from matchmaking import notify, pings, selectors
+from matchmaking.models import PoolEntry
+from matchmaking.selectors import PoolStatus
+
+logger = logging.getLogger(__name__)
+
+# A Redis call off the shared thread of sync calls: thread-safe, quick, and
+# touching no database connection.
+_heard = sync_to_async(pings.heard, thread_sensitive=False)
 
 
 class QuickPlayConsumer(
     DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer
 ):
     group: str | None = None
+    # The player's status as the socket opened, or as the group told since.
+    status = PoolStatus(waiting=False)
 
     async def connect(self):
         # The user's live-play group too: a ban closes this socket as well.
@@ -34,6 +59,7 @@ class QuickPlayConsumer(
     async def join_pool_group(self, user) -> bool:
         self.group = notify.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.status = await database_sync_to_async(selectors.pool_status)(user)
         return True
 
     async def disconnect(self, code):
@@ -49,19 +75,46 @@ class QuickPlayConsumer(
         except FrameError:
             is_ping = False
         if is_ping:
-            await self.send_json(
-                await database_sync_to_async(_status)(self.scope["user"])
-            )
+            await self.send_json(_message(await self.status_now()))
         else:
             await self.send_json({"type": "error", "code": "bad_message"})
 
+    async def status_now(self) -> PoolStatus:
+        """Record the ping, and the player's status now."""
+        now = time.time()
+        status, players = self.status, None
+        if status.waiting:
+            try:
+                players = await _heard(
+                    self.user_id, status.category, status.stake, now=now
+                )
+            except RedisError:
+                # The tick cannot run either (its broker is Redis): the
+                # player stays in the pool until it can.
+                logger.warning("socket %s: ping not recorded", self.channel_name)
+        at = datetime.fromtimestamp(now, tz=UTC)
+        return selectors.status_at(status, at, players=players)
+
+    async def quickplay_joined(self, event):
+        """The player joined a pool (on this page or another): the pings
+        answer so from now on."""
+        fields = event["entry"]
+        joined_at = datetime.fromtimestamp(fields["joined_at"], tz=UTC)
+        entry = PoolEntry(**{**fields, "joined_at": joined_at})
+        self.status = selectors.entry_status(entry, players=1)
+
     async def quickplay_message(self, event):
-        await self.send_json(event["message"])
+        message = event["message"]
+        if message["type"] == "matched":
+            self.status = PoolStatus(
+                waiting=False, table=message["table"], url=message["url"]
+            )
+        elif message["type"] == "removed":
+            self.status = PoolStatus(waiting=False)
+        await self.send_json(message)
 
 
-def _status(user) -> dict:
-    services.pool_touch(user=user)
-    status = selectors.pool_status(user)
+def _message(status: PoolStatus) -> dict:
     return {
         "type": "status",
         "waiting": status.waiting,

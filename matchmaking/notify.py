@@ -21,9 +21,16 @@ def matched(user_ids: list[int], table_id: int, url: str) -> None:
     _send_all([(user_group(user_id), message) for user_id in user_ids])
 
 
+def joined(user_id: int, entry: dict) -> None:
+    """The player joined a pool (``entry``: its fields, ``joined_at`` in
+    Unix seconds): their quick-play sockets, which answer pings from what
+    they know, know it too. Not passed on to the page."""
+    _send_all([(user_group(user_id), {"type": "quickplay.joined", "entry": entry})])
+
+
 def removed(user_ids: list[int], reason: str) -> None:
-    """Tell players they left the pool without a match (``reason``: "away"
-    or "refused")."""
+    """Tell players they left the pool without a match (``reason``: "away",
+    "refused", or "cancelled" on another page)."""
     message = {"type": "removed", "reason": reason}
     _send_all([(user_group(user_id), message) for user_id in user_ids])
 
@@ -34,8 +41,8 @@ def _send_all(sends: list[tuple[str, dict]]) -> None:
         # one event loop.
         layer = get_channel_layer()
         for group, message in sends:
-            await layer.group_send(
-                group, {"type": "quickplay.message", "message": message}
-            )
+            if not message["type"].startswith("quickplay."):
+                message = {"type": "quickplay.message", "message": message}
+            await layer.group_send(group, message)
 
     async_to_sync(send_all)()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db.models import Count, Min
@@ -58,24 +58,49 @@ def pool_status(user, *, now: datetime | None = None) -> PoolStatus:
             return PoolStatus(waiting=False)
         url = reverse("games:table", args=[table_id])
         return PoolStatus(waiting=False, table=table_id, url=url)
-    waited = max(0.0, (now - entry.joined_at).total_seconds())
     players = PoolEntry.objects.filter(
         category=entry.category, stake=entry.stake
     ).count()
-    bots_in = None
-    if entry.bots and entry.stake == 0 and CATEGORIES[entry.category].players == 4:
-        bots_in = max(0, math.ceil(BOT_WAIT_SECONDS - waited))
+    return status_at(entry_status(entry, players), now)
+
+
+def entry_status(entry: PoolEntry, players: int) -> PoolStatus:
+    """The status of a player waiting as ``entry`` says (saved or not), with
+    ``players`` in the pool, as it was when they joined."""
+    with_bots = (
+        entry.bots and entry.stake == 0 and CATEGORIES[entry.category].players == 4
+    )
     return PoolStatus(
         waiting=True,
-        bots_in=bots_in,
+        bots_in=BOT_WAIT_SECONDS if with_bots else None,
         bots_rated=entry.bots_rated,
         category=entry.category,
         stake=entry.stake,
         rating=entry.rating,
         joined_at=entry.joined_at,
+        players=players,
+    )
+
+
+def status_at(
+    status: PoolStatus, now: datetime, *, players: int | None = None
+) -> PoolStatus:
+    """``status`` as it stands at ``now``: the seconds waited, the rating
+    window and the bots' countdown, which only the time changes, and the
+    pool's ``players`` if given. Quick play's socket answers its pings so,
+    from the status it read when it opened, without the database."""
+    if not status.waiting:
+        return status
+    waited = max(0.0, (now - status.joined_at).total_seconds())
+    bots_in = None
+    if status.bots_in is not None:
+        bots_in = max(0, math.ceil(BOT_WAIT_SECONDS - waited))
+    return replace(
+        status,
         waited=int(waited),
         window=window(waited),
-        players=players,
+        bots_in=bots_in,
+        players=status.players if players is None else players,
     )
 
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from itertools import groupby
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Count, DateTimeField, Value, When
+from django.db.models.functions import Greatest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -28,7 +30,7 @@ from common.errors import ApplicationError, NotAllowed
 from games.models import Table
 from games.services import seat_take, table_create, table_create_seated
 from games.stakes import STAKE_CHOICES, check_may_sit
-from matchmaking import notify
+from matchmaking import notify, pings
 from matchmaking.errors import AlreadyWaiting, NotWaiting
 from matchmaking.grouping import (
     BOT_WAIT_SECONDS,
@@ -106,16 +108,52 @@ def pool_join(
                 )
         except IntegrityError as error:
             raise AlreadyWaiting("you are already waiting for a game") from error
+        transaction.on_commit(partial(_joined, entry), robust=True)
     return entry
+
+
+def _joined(entry: PoolEntry) -> None:
+    """A join committed: the pool's size for the sockets' pings, and the
+    player's quick-play sockets told that they wait (``notify.joined``)."""
+    _publish_size(entry.category, entry.stake)
+    notify.joined(
+        entry.user_id,
+        {
+            "category": entry.category,
+            "stake": entry.stake,
+            "rating": entry.rating,
+            "joined_at": entry.joined_at.timestamp(),
+            "bots": entry.bots,
+            "bots_rated": entry.bots_rated,
+        },
+    )
+
+
+def _publish_size(category: str, stake: int) -> None:
+    """The size of one pool now, for the sockets' pings (``pings``): after
+    a join or a cancel, so that the pages need not wait for the tick, which
+    writes every pool's size again (and so mends a size two joins at once
+    may have written out of order)."""
+    players = PoolEntry.objects.filter(category=category, stake=stake).count()
+    pings.publish_size(category, stake, players)
 
 
 def pool_cancel(*, user) -> None:
     """Take ``user`` out of their pool; ``NotWaiting`` if they are in none
     (perhaps because a tick has just seated them)."""
     with transaction.atomic():
-        deleted, _ = PoolEntry.objects.filter(user=user).delete()
-    if not deleted:
-        raise NotWaiting("you are not waiting for a game")
+        entry = PoolEntry.objects.select_for_update().filter(user=user).first()
+        if entry is None:
+            raise NotWaiting("you are not waiting for a game")
+        entry.delete()
+        # The player's other quick-play pages leave the pool too (their
+        # pings answer from what they read when they opened).
+        transaction.on_commit(
+            partial(notify.removed, [user.pk], "cancelled"), robust=True
+        )
+        transaction.on_commit(
+            partial(_publish_size, entry.category, entry.stake), robust=True
+        )
 
 
 def pool_touch(*, user, now: datetime | None = None) -> None:
@@ -134,6 +172,7 @@ def match_tick(*, now: datetime | None = None) -> list[Match]:
     twice at once (see the module's docstring).
     """
     now = now or timezone.now()
+    _take_pings(now)
     _remove_away(now)
     matches = []
     entries = PoolEntry.objects.order_by("category", "stake", "joined_at", "id")
@@ -153,6 +192,7 @@ def match_tick(*, now: datetime | None = None) -> list[Match]:
             grouped = {w.key for group in groups for w in group}
             free = [e for e in pool if e.pk not in grouped and e.bots]
             matches += _seat_with_bots(category, free, waiting, size, now)
+    _publish_sizes()
     return matches
 
 
@@ -345,6 +385,35 @@ def _matched(match: Match, entries: list[PoolEntry]) -> Match:
     user_ids = [user.pk for user in users]
     transaction.on_commit(partial(notify.matched, user_ids, table_id, url), robust=True)
     return match
+
+
+def _take_pings(now) -> None:
+    """The quick-play sockets' pings of the last ``AWAY_SECONDS``, kept in
+    Redis (``pings``), become their players' ``seen_at``, in one statement."""
+    start = now - timedelta(seconds=AWAY_SECONDS)
+    heard = pings.heard_between(start.timestamp(), now.timestamp())
+    if not heard:
+        return
+    seen = Case(
+        *(
+            When(user_id=user_id, then=Value(datetime.fromtimestamp(at, tz=UTC)))
+            for user_id, at in heard.items()
+        ),
+        output_field=DateTimeField(),
+    )
+    PoolEntry.objects.filter(user_id__in=heard).update(
+        seen_at=Greatest("seen_at", seen)
+    )
+
+
+def _publish_sizes() -> None:
+    """How many wait in each pool now, for the sockets' pings (``pings``)."""
+    sizes = (
+        PoolEntry.objects.order_by()
+        .values_list("category", "stake")
+        .annotate(players=Count("id"))
+    )
+    pings.publish_sizes({(category, stake): n for category, stake, n in sizes})
 
 
 def _remove_away(now) -> None:

@@ -22,6 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 from redis import RedisError
 
+from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.consumers.sockets import (
     DirectDispatchMixin,
     FrameError,
@@ -104,7 +105,18 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
         )
 
     async def tell_friends(self, user_id: int):
-        friends = await database_sync_to_async(selectors.friend_ids)(user_id)
+        try:
+            friends = await database_sync_to_async(selectors.friend_ids)(user_id)
+        except DATABASE_UNAVAILABLE as error:
+            # A socket closing (or refused at its opening) while the
+            # database is away still closes; the friends' pages read the
+            # player's presence again when they next load their friends.
+            logger.warning(
+                "socket %s: friends not told, the database is unavailable (%s)",
+                self.channel_name,
+                first_line(error),
+            )
+            return
         await notify.send_async([(friend, notify.FRIENDS) for friend in friends])
 
     async def me_message(self, event):

@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from config import connections
+from config import connections, embedded
 
 BASE_DIR = Path(settings.BASE_DIR)
 
@@ -104,12 +104,43 @@ def test_every_process_pools_its_connections_with_a_short_wait(module):
     assert 0 < pool["timeout"] < silence / 2
 
 
-@pytest.mark.django_db
-def test_the_embedded_server_takes_what_every_process_may_hold():
-    """The embedded PostgreSQL's max_connections is the sum of the bounds
-    (config.connections): a `make run` and a test worker on every core."""
+def server_setting(name: str) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SHOW max_connections")
-        (max_connections,) = cursor.fetchone()
+        cursor.execute(f"SHOW {name}")
+        (value,) = cursor.fetchone()
+    return int(value)
 
-    assert int(max_connections) == connections.embedded_max_connections()
+
+@pytest.mark.django_db
+def test_the_database_server_takes_what_every_process_may_hold():
+    """The embedded PostgreSQL's max_connections is the sum of the bounds
+    (config.connections): a `make run` and `make test`'s workers. A server
+    of one's own (DATABASE_URL) is sized by its operator: there, a web
+    process's pools must at least fit in what the server gives ordinary
+    users, or a burst could never be served."""
+    max_connections = server_setting("max_connections")
+    if connection.settings_dict["HOST"] == str(embedded.POSTGRES_DIR):
+        assert max_connections == connections.embedded_max_connections()
+    else:
+        web = settings.PULKA_DB_POOL_SIZE + settings.PULKA_JOURNAL_CONNECTIONS
+        reserved = server_setting("superuser_reserved_connections")
+        reserved += (
+            server_setting("reserved_connections")
+            if (connection.pg_version >= 160000)
+            else 0
+        )
+        assert web <= max_connections - reserved
+
+
+def test_the_embedded_server_counts_on_eight_test_workers_at_most():
+    """The embedded max_connections grows with the cores up to the test
+    workers `make test` runs (one a core, at most TEST_WORKERS_MAX, as the
+    Makefile caps PYTEST_WORKERS), and no further."""
+    cap = connections.TEST_WORKERS_MAX
+    figures = [connections.embedded_max_connections(cores) for cores in (1, 2, cap)]
+    assert figures == sorted(set(figures))
+    for cores in (cap + 1, 64, 256):
+        assert connections.embedded_max_connections(cores) == figures[-1]
+    assert connections.test_workers(64) == cap
+    makefile = (BASE_DIR / "Makefile").read_text()
+    assert f"echo $$(( cores < {cap} ? cores : {cap} ))" in makefile

@@ -12,6 +12,12 @@ handles it itself (``chat.consumers``). An
 inactive (banned) user cannot connect. The table's, the lobby's, quick
 play's, the tournaments' and the personal sockets are all built on the
 mixins here.
+
+A socket reads its user as it opens, with the rest of its opening
+(``UserSocketMixin.websocket_connect``), so that a database that cannot be
+reached meanwhile closes it the one way for every kind of socket: with
+4503, "try again", and a one-line warning (the page's client reconnects
+with its backoff).
 """
 
 from __future__ import annotations
@@ -20,12 +26,16 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import orjson
+from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.functional import empty
 
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
+from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games import socket_limits
 
 logger = logging.getLogger(__name__)
@@ -34,6 +44,32 @@ logger = logging.getLogger(__name__)
 # applications; the last three digits echo the HTTP status of the refusal.
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404
+# The database could not be reached to open the socket: try again.
+CLOSE_UNAVAILABLE = 4503
+
+
+class UserReadOnOpening(AuthMiddleware):
+    """Channels' ``AuthMiddleware`` less its read of the user: the scope's
+    ``user`` is left for the socket to read as it opens
+    (``UserSocketMixin.websocket_connect``). Read here, a database that
+    cannot be reached would raise out of the middleware, before any socket
+    exists to close: the server's log would show an unhandled exception and
+    the client an HTTP 500 instead of a close code it can read."""
+
+    async def resolve_scope(self, scope):
+        """Nothing read here: see the class."""
+
+
+def SocketAuthStack(inner):  # noqa: N802 (named as Channels' AuthMiddlewareStack)
+    """Channels' ``AuthMiddlewareStack``, the user read by the socket."""
+    return CookieMiddleware(SessionMiddleware(UserReadOnOpening(inner)))
+
+
+async def read_user(scope) -> None:
+    """Read the scope's user if nothing has yet (``UserReadOnOpening``)."""
+    user = scope.get("user")
+    if getattr(user, "_wrapped", None) is empty:
+        user._wrapped = await get_user(scope)
 
 
 def _admit(user_id: int, channel_name: str, kind: str) -> tuple[bool, list[str]]:
@@ -73,6 +109,7 @@ class UserSocketMixin:
     # The password hash the session was signed in with (a new one ends it).
     password = ""
     message_rate: socket_limits.MessageRate | None = None
+    accepted = False
     closing = False
     # Which of the user's counts of sockets this one takes a place in.
     socket_kind = "sockets"
@@ -106,8 +143,34 @@ class UserSocketMixin:
         ASGI server's answer), which a browser's WebSocket reports as a bare
         1006 whatever the reason: so the handshake is accepted and the
         socket closed at once, with the code of docs/protocol.md."""
-        await self.accept()
+        if self.closing:
+            return
+        if not self.accepted:
+            await self.accept()
         await self.close(code=code, reason=reason)
+
+    async def accept(self, subprotocol=None, headers=None):
+        self.accepted = True
+        await super().accept(subprotocol=subprotocol, headers=headers)
+
+    async def websocket_connect(self, message):
+        """Read the user and open the socket (the consumer's ``connect``).
+        A database that cannot be reached on the way closes the socket with
+        4503, whatever the step (the session, the user, the socket's own
+        checks): the one place each kind of socket meets it, so that none
+        raises out of its opening. The socket's ``disconnect`` then runs as
+        after any refusal, and leaves what was joined."""
+        try:
+            await read_user(self.scope)
+            await super().websocket_connect(message)
+        except DATABASE_UNAVAILABLE as error:
+            logger.warning(
+                "socket %s: closed with %s, the database is unavailable (%s)",
+                self.scope.get("path"),
+                CLOSE_UNAVAILABLE,
+                first_line(error),
+            )
+            await self.refuse(CLOSE_UNAVAILABLE, "database unavailable")
 
     async def websocket_receive(self, message):
         if self.closing:

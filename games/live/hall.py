@@ -35,8 +35,8 @@ import weakref
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
+from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.live import bot_pool, broadcast, journal, loading
 from games.live.game import PLAYING, public_step
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
@@ -131,15 +131,15 @@ class Hall:
 
     def _task_done(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)
-        if task.cancelled() or task.exception() is None:
+        if task.cancelled() or (error := task.exception()) is None:
             return
-        error = task.exception()
-        if isinstance(error, (OperationalError, InterfaceError)):
-            # The database refused or the pool had no connection in time: an
-            # outage, not a fault. What the task was doing is done again (a
-            # takeover at the next scan, a move when the client resends).
-            first = str(error).splitlines()[0] if str(error) else type(error).__name__
-            logger.warning("a live-game task met the database unavailable: %s", first)
+        if isinstance(error, DATABASE_UNAVAILABLE):
+            # An outage to wait out (the sweep hands the game over again,
+            # a socket reconnects): one line, not a traceback.
+            logger.warning(
+                "a live-game task met the database unavailable (%s)",
+                first_line(error),
+            )
             return
         logger.error("a live-game task failed", exc_info=error)
 

@@ -117,6 +117,9 @@ class Registry:
         except BaseException as error:
             for future in futures.values():
                 future.set_exception(error)
+                # Raised here to the caller, and to any caller waiting on
+                # the same game: nobody need retrieve it from the future.
+                future.exception()
             raise
         finally:
             for game_id in fresh:
