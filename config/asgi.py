@@ -15,12 +15,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 # Django must be set up before anything that imports models is loaded.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from chat.routing import websocket_urlpatterns as tables  # noqa: E402
 from config.forwarded import TrustedProxyHeaders  # noqa: E402
 from config.origins import AllowedOriginsOnly  # noqa: E402
+from config.socket_sessions import SocketAuthStack  # noqa: E402
 from config.unrouted import unrouted  # noqa: E402
 from games.live.lifespan import lifespan  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
@@ -38,7 +38,7 @@ application = ProtocolTypeRouter(
         "websocket": TrustedProxyHeaders(
             AllowedOriginsOnly(
                 FloodGate(
-                    AuthMiddlewareStack(
+                    SocketAuthStack(
                         URLRouter(tables + quickplay + tournaments + me + unrouted)
                     )
                 )
