@@ -113,6 +113,10 @@ UNLIMITED_RATE = 1_000_000
 # accepts every connection waiting in the listen queue.
 CONNECT_AT_ONCE = 1
 PING_SECONDS = 5
+# The version of docs/protocol.md the players speak: the table page's, in
+# which a move's update carries its ack (a server that knows no versions
+# answers with the update and an ack, and the players read both).
+PROTOCOL = 2
 
 
 # The server side: this module is also what uvicorn serves.
@@ -479,7 +483,7 @@ async def play_seat(
             if snapshot["status"] != "playing":
                 table.over = True
                 await table.finish()
-            elif kind == "ack" and pending and message["id"] == pending[0]:
+            elif pending and pending[0] in (message.get("ack"), acked(message)):
                 stats.round_trips.append(time.perf_counter() - pending[1])
                 pending = None
                 table.moves += 1
@@ -494,6 +498,11 @@ async def play_seat(
             stats.error(f"closed {code}")
     finally:
         ws.pinger.cancel()
+
+
+def acked(message: dict) -> str | None:
+    """The action id an ``ack`` message answers (protocol 1, or a resend)."""
+    return message["id"] if message["type"] == "ack" else None
 
 
 async def keep_alive(ws) -> None:
@@ -544,7 +553,7 @@ async def run_moves(
     ``on_start()`` is called as the first moves are made."""
     stats = Stats()
     targets = [
-        (route(game_id, n), f"/ws/games/{game_id}/", cookie)
+        (route(game_id, n), f"/ws/games/{game_id}/?v={PROTOCOL}", cookie)
         for seats in games
         for n, (game_id, cookie) in enumerate(seats)
     ]
