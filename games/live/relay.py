@@ -155,7 +155,11 @@ class Relay:
         owner = await self.hall.owner_here(game_id)
         if owner is not None:
             await owner.attach(
-                consumer.channel_name, LocalSink(consumer), audience, since
+                consumer.channel_name,
+                LocalSink(consumer),
+                audience,
+                since,
+                consumer.protocol,
             )
             return True
         channel = await self.owner_channel(game_id)
@@ -170,7 +174,7 @@ class Relay:
             channel,
             game_id,
             consumer.channel_name,
-            Attach(audience, since, consumer.channel_name),
+            Attach(audience, since, consumer.channel_name, consumer.protocol),
         )
         return True
 
@@ -323,9 +327,11 @@ class Relay:
         """A command from another process (``key``: its socket's channel,
         or None from the site) to the owner here."""
         match command:
-            case Attach(audience=audience, since=since, channel=channel):
+            case Attach(
+                audience=audience, since=since, channel=channel, protocol=protocol
+            ):
                 sink = RemoteSink(self.hall.layer, channel)
-                await owner.attach(key, sink, audience, since)
+                await owner.attach(key, sink, audience, since, protocol)
             case Detach():
                 await owner.detach(key)
             case Wake():
