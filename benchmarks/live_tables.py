@@ -7,7 +7,7 @@ interleaved.
                                      [--route home|any]
                                      [--profile japanese|georgian-club]
                                      [--think T] [--time-limit L] [--redis-db D]
-                                     [--cpu-profile DIR] [--port P]
+                                     [--port P]
 
 What it does, all on 127.0.0.1:
 
@@ -21,9 +21,8 @@ What it does, all on 127.0.0.1:
    without ``--port``), each told every process's name
    (``PULKA_LIVE_NODES``), as docker/ deploys them, serving the application
    made by this file's ``make_application``: the project's ASGI
-   application, a raw ASGI echo at /echo/, a durable echo at
-   /echo-durable/ (which writes through the journal), and the same durable
-   echo served through Channels at /echo-channels/ (``channels_echo``).
+   application, a raw ASGI echo at /echo/ and a durable echo at
+   /echo-durable/ (which writes through the journal).
 3. Creates N tables (Japanese Joker by default) with a person in every seat,
    users and sessions made directly through the ORM, and opens one WebSocket
    per seat, one after another. With ``--route home`` (the default) each
@@ -48,27 +47,19 @@ What it does, all on 127.0.0.1:
    *durable*: each frame is written to PostgreSQL before it is sent back,
    queued on the process's journal exactly as a move's step is (the same
    group commit, pool and ``synchronous_commit``): the one wait a move may
-   not skip. The Channels echo does the same through Channels' middleware
-   and consumer loop: the two echoes apart say how much of a move's cost is
-   the framework's and how much the game's.
-5. Interleaves the phases: both echoes, moves, both echoes, moves, both
-   echoes (``--pairs`` moves phases, each on tables and sockets of its own;
-   the two echoes in turns of order, so that each is as far from a moves
-   phase on either side), so that a drift of the machine's speed falls on
-   all; each moves phase is compared with the mean of each echo's phases
-   either side.
+   not skip.
+5. Interleaves the phases: durable echo, moves, durable echo, moves,
+   durable echo (``--pairs`` moves phases, each on tables and sockets of
+   its own), so that a drift of the machine's speed falls on both; each
+   moves phase is compared with the mean of the echo phases either side.
 6. Prints each phase (rate, round trip p50/p99, errors, the servers' CPU a
    move or a frame), each pair's ratios, the messages the processes sent
-   each other through the channel layer and the journal's writes a query
-   (their /health/ counters), the CPU a round trip of the servers and of
-   the client, and a verdict line per target: flat out, moves a second at
-   least 0.3x the durable echo's frames a second and 0.9x the Channels
-   echo's (the median of the pairs), a move's p99 at most 300 ms, and the
-   servers' CPU a move at most 0.23 ms; paced (``--think``), a move's p99
-   at most 3x the durable echo's and no hop; both, no error.
-   ``--cpu-profile DIR`` samples each server's CPU time (not wall-clock
-   time: ``install_cpu_sampler``) over the first moves phase and prints
-   where it went. An error is an ``error`` message, a socket closed
+   each other through the channel layer (their /health/ counters), the CPU
+   a move of the servers and of the client, and a verdict line per target:
+   flat out, moves a second at least 0.5x the durable echo's frames a
+   second (the median of the pairs) and a move's p99 at most 300 ms;
+   paced (``--think``), a move's p99 at most 3x the durable echo's and no
+   hop; both, no error. An error is an ``error`` message, a socket closed
    before its table is done, any exception a client task ends with, and a
    table or echo group that did not finish its round trips in the time
    limit.
@@ -86,8 +77,9 @@ import asyncio
 import json
 import os
 import random
-import signal
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 import urllib.request
@@ -113,10 +105,6 @@ UNLIMITED_RATE = 1_000_000
 # accepts every connection waiting in the listen queue.
 CONNECT_AT_ONCE = 1
 PING_SECONDS = 5
-# The version of docs/protocol.md the players speak: the table page's, in
-# which a move's update carries its ack (a server that knows no versions
-# answers with the update and an ack, and the players read both).
-PROTOCOL = 2
 
 
 # The server side: this module is also what uvicorn serves.
@@ -162,121 +150,20 @@ async def durable_echo(scope, receive, send) -> None:
     await echo(scope, receive, send, keep=insert)
 
 
-def channels_echo():
-    """The durable echo through Channels as the site served its sockets
-    before their lean path: Channels' ``AuthMiddlewareStack`` and URL router
-    behind the site's own middleware, and an ``AsyncWebsocketConsumer``
-    with Channels' loop of messages, the per-socket message rate
-    (``UserSocketMixin``) and no connection sweep. The same write and frame
-    as ``durable_echo``, and nothing of a game: against the raw durable
-    echo, it says what the framework costs a frame; against the moves, what
-    the game does."""
-    from channels.auth import AuthMiddlewareStack
-    from channels.consumer import get_handler_name
-    from channels.generic.websocket import AsyncWebsocketConsumer
-    from channels.routing import URLRouter
-    from django.urls import path
-
-    from config.forwarded import TrustedProxyHeaders
-    from config.origins import AllowedOriginsOnly
-    from games.consumers.sockets import UserSocketMixin
-    from games.live.hall import hall
-    from games.socket_limits import FloodGate
-
-    class ChannelsEcho(UserSocketMixin, AsyncWebsocketConsumer):
-        async def dispatch(self, message):
-            # Without Channels' connection sweep, which the site's sockets
-            # never had.
-            await getattr(self, get_handler_name(message))(message)
-
-        async def connect(self):
-            self.journal = (await hall()).journal
-            await self.accept()
-
-        async def receive(self, text_data=None, bytes_data=None):
-            if text_data is not None:
-                await self.journal.queue(ECHO_INSERT, [text_data])
-                await self.send(text_data=text_data)
-            else:
-                await self.send(bytes_data=bytes_data)
-
-    routes = [path("echo-channels/", ChannelsEcho.as_asgi())]
-    return TrustedProxyHeaders(
-        AllowedOriginsOnly(FloodGate(AuthMiddlewareStack(URLRouter(routes))))
-    )
-
-
 def make_application():
     """uvicorn factory: /echo/ is the raw echo, /echo-durable/ the echo with
-    a database write through the journal, /echo-channels/ the same durable
-    echo through the project's Channels stack, the rest is the project."""
+    a database write through the journal, the rest is the project."""
     from config.asgi import application as project
-
-    if os.environ.get(CPU_PROFILE):
-        install_cpu_sampler(os.environ[CPU_PROFILE])
-    through_channels = channels_echo()
 
     async def application(scope, receive, send):
         if scope["type"] == "websocket" and scope["path"] == "/echo/":
             await echo(scope, receive, send)
         elif scope["type"] == "websocket" and scope["path"] == "/echo-durable/":
             await durable_echo(scope, receive, send)
-        elif scope["type"] == "websocket" and scope["path"] == "/echo-channels/":
-            await through_channels(scope, receive, send)
         else:
             await project(scope, receive, send)
 
     return application
-
-
-# The servers' CPU profile (``--cpu-profile``): a sampler inside each
-# server that counts CPU time, not wall-clock time. A wall-clock sampler
-# (py-spy) on a busy machine charges the time a process waits for a core
-# to whatever it was doing when it lost it: a write to PostgreSQL, which
-# wakes the database's process and is preempted by it, looked like a fifth
-# of the servers' time.
-CPU_PROFILE = "PULKA_BENCH_CPU_PROFILE"
-CPU_SAMPLES_A_SECOND = 250
-
-
-def install_cpu_sampler(path: str) -> None:
-    """Sample the process's stack every 1/250 s of its CPU time (user and
-    system, ``ITIMER_PROF``) between a SIGUSR1 and a SIGUSR2, and write the
-    stacks to ``path`` (one "frame;frame;... count" line each) on the
-    SIGUSR2. Time spent in C (the loop's polling, libpq) is charged to the
-    Python frame that runs next."""
-    import collections
-    import signal
-
-    counts: collections.Counter = collections.Counter()
-    root = str(BASE_DIR) + "/"
-
-    def where(code) -> str:
-        name = code.co_filename.replace(root, "")
-        name = name.split("site-packages/", 1)[-1]
-        return f"{code.co_qualname} ({name}:{code.co_firstlineno})"
-
-    def sample(signum, frame) -> None:
-        stack = []
-        while frame is not None:
-            stack.append(where(frame.f_code))
-            frame = frame.f_back
-        counts[";".join(reversed(stack))] += 1
-
-    def start(signum, frame) -> None:
-        counts.clear()
-        interval = 1 / CPU_SAMPLES_A_SECOND
-        signal.setitimer(signal.ITIMER_PROF, interval, interval)
-
-    def stop(signum, frame) -> None:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        with open(path, "w") as out:
-            for stack, count in counts.items():
-                out.write(f"{stack} {count}\n")
-
-    signal.signal(signal.SIGPROF, sample)
-    signal.signal(signal.SIGUSR1, start)
-    signal.signal(signal.SIGUSR2, stop)
 
 
 # Setting up: the private PostgreSQL and Redis, and the uvicorn processes
@@ -302,18 +189,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def counters(bases: list[str]) -> dict[str, int]:
-    """The processes' counts so far (each one's /health/): ``sent``, the
-    messages they sent each other through the channel layer; ``written``
-    and ``queries``, the writes their journals made durable and the queries
-    that took."""
-    total = {"sent": 0, "written": 0, "queries": 0}
+def hops(bases: list[str]) -> int:
+    """Messages the processes sent each other through the channel layer so
+    far (each one's /health/)."""
+    total = 0
     for base in bases:
         with urllib.request.urlopen(f"{base}/health/", timeout=10) as response:
-            live = json.loads(response.read())["live"]
-        total["sent"] += live["sent"]
-        total["written"] += live["journal"]["written"]
-        total["queries"] += live["journal"]["queries"]
+            total += json.loads(response.read())["live"]["sent"]
     return total
 
 
@@ -483,7 +365,7 @@ async def play_seat(
             if snapshot["status"] != "playing":
                 table.over = True
                 await table.finish()
-            elif pending and pending[0] in (message.get("ack"), acked(message)):
+            elif kind == "ack" and pending and message["id"] == pending[0]:
                 stats.round_trips.append(time.perf_counter() - pending[1])
                 pending = None
                 table.moves += 1
@@ -498,11 +380,6 @@ async def play_seat(
             stats.error(f"closed {code}")
     finally:
         ws.pinger.cancel()
-
-
-def acked(message: dict) -> str | None:
-    """The action id an ``ack`` message answers (protocol 1, or a resend)."""
-    return message["id"] if message["type"] == "ack" else None
 
 
 async def keep_alive(ws) -> None:
@@ -553,7 +430,7 @@ async def run_moves(
     ``on_start()`` is called as the first moves are made."""
     stats = Stats()
     targets = [
-        (route(game_id, n), f"/ws/games/{game_id}/?v={PROTOCOL}", cookie)
+        (route(game_id, n), f"/ws/games/{game_id}/", cookie)
         for seats in games
         for n, (game_id, cookie) in enumerate(seats)
     ]
@@ -690,7 +567,7 @@ def row(name: str, stats: Stats, cpu: str) -> tuple[str, str]:
     errors = sum(stats.errors.values())
     spread = "/".join(str(n) for n in stats.spread) or "?"
     line = (
-        f"{name:<18}{count:>8}{seconds:>9.1f}{stats.rate:>10.1f}"
+        f"{name:<16}{count:>8}{seconds:>9.1f}{stats.rate:>10.1f}"
         f"{percentile(stats.round_trips, 0.5) * 1000:>10.2f}"
         f"{percentile(stats.round_trips, 0.99) * 1000:>10.2f}{errors:>8}"
         f"{stats.connect_seconds:>10.1f}{cpu:>18}  {spread}"
@@ -699,7 +576,26 @@ def row(name: str, stats: Stats, cpu: str) -> tuple[str, str]:
     return line, detail
 
 
-def profile_summary(directory: Path, top: int = 20) -> str:
+def start_profiles(procs, directory: Path, seconds: float) -> list:
+    """py-spy (on PATH or beside this Python) sampling each server for
+    ``seconds``, without pausing it, its stacks written to ``directory``."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    directory.mkdir(parents=True, exist_ok=True)
+    return [
+        subprocess.Popen(
+            [
+                spy, "record", "--pid", str(proc.pid), "--duration", str(int(seconds)),
+                "--rate", "50", "--format", "raw", "--nonblocking",
+                "--output", str(directory / f"server-{n}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for n, proc in enumerate(procs, start=1)
+    ]  # fmt: skip
+
+
+def profile_summary(directory: Path, top: int = 15) -> str:
     """The functions the servers spent their samples in: by their own time
     and including what they called, as shares of every sample taken."""
     own: dict[str, int] = {}
@@ -722,31 +618,21 @@ def profile_summary(directory: Path, top: int = 20) -> str:
     lines = [f"{total} samples; by own time:"]
     for frame, count in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"  {100 * count / total:5.1f}%  {frame}")
-    lines.append("including what they called (but the server's own frame):")
+    lines.append("the project's functions, including what they called:")
     shown = [
         (frame, count)
         for frame, count in sorted(within.items(), key=lambda kv: -kv[1])
-        if count < 0.9 * total
+        if "(games/" in frame
     ]
-    for frame, count in shown[: 2 * top]:
+    for frame, count in shown[:top]:
         lines.append(f"  {100 * count / total:5.1f}%  {frame}")
     return "\n".join(lines)
 
 
 # The targets, checked by the verdict lines.
 PACED_P99_OVER_DURABLE = 3.0
-FLAT_RATE_OVER_DURABLE = 0.3
-FLAT_RATE_OVER_CHANNELS = 0.9
+FLAT_RATE_OVER_DURABLE = 0.5
 FLAT_P99_MS = 300
-# The servers' CPU a move (half of the 0.46 ms of 5 December 2026).
-SERVER_CPU_MS_A_MOVE = 0.23
-# The echoes' paths (``make_application``), by the kind of their phases.
-ECHO_PATHS = {"echo": "/echo-durable/", "channels": "/echo-channels/"}
-PHASE_NAMES = {
-    "moves": "moves (ack)",
-    "echo": "durable echo",
-    "channels": "Channels echo",
-}
 # The size of the echoes' frames: about an action's (the moves print theirs).
 ECHO_FRAME_BYTES = 90
 
@@ -791,11 +677,13 @@ def main() -> None:
         "--redis-db", type=int, default=15, help="database of the private Redis"
     )
     parser.add_argument(
-        "--cpu-profile",
+        "--py-spy",
         type=Path,
         metavar="DIR",
-        help="sample each server's CPU time during the first moves phase; "
-        "stacks in DIR",
+        help="sample each server with py-spy during the first moves; stacks in DIR",
+    )
+    parser.add_argument(
+        "--py-spy-seconds", type=float, default=10, help="how long to sample"
     )
     parser.add_argument(
         "--port",
@@ -816,8 +704,6 @@ class Phase:
     stats: Stats
     server_cpu: float = 0.0
     client_cpu: float = 0.0
-    # What the servers' counters (``counters``) went up by over the phase.
-    counts: dict[str, int] = field(default_factory=dict)
 
 
 def run(args, services) -> None:
@@ -862,27 +748,9 @@ def run(args, services) -> None:
     bases = [f"http://{node}" for node in nodes]
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
     logs = [tmp / f"live_tables_{port}.log" for port in ports]
-    if args.cpu_profile:
-        args.cpu_profile.mkdir(parents=True, exist_ok=True)
-        for old in args.cpu_profile.glob("server-*.txt"):
-            old.unlink()
     procs = [
-        start_server(
-            port,
-            {
-                **env,
-                "PULKA_LIVE_NODE": node,
-                **(
-                    {CPU_PROFILE: str(args.cpu_profile / f"server-{n}.txt")}
-                    if args.cpu_profile
-                    else {}
-                ),
-            },
-            log,
-        )
-        for n, (port, node, log) in enumerate(
-            zip(ports, nodes, logs, strict=True), start=1
-        )
+        start_server(port, {**env, "PULKA_LIVE_NODE": node}, log)
+        for port, node, log in zip(ports, nodes, logs, strict=True)
     ]
     try:
         for proc, base, log in zip(procs, bases, logs, strict=True):
@@ -926,9 +794,7 @@ def run(args, services) -> None:
             def route(game_id, n):
                 return bases[next(turn) % len(bases)]
 
-        # The servers' CPU profile: started with the first moves phase,
-        # written when it ends.
-        profiling = {"on": False, "done": not args.cpu_profile}
+        spies = []
         phases: list[Phase] = []
 
         def measured(kind: str, coroutine_of) -> None:
@@ -936,49 +802,32 @@ def run(args, services) -> None:
             cpu = {}
 
             def on_start() -> None:
-                cpu["counts"] = counters(bases)
                 cpu["servers"] = sum(cpu_seconds(proc.pid) for proc in procs)
                 cpu["client"] = time.process_time()
-                if kind == "moves" and not profiling["done"]:
-                    profiling["on"] = True
-                    for proc in procs:
-                        os.kill(proc.pid, signal.SIGUSR1)
+                if args.py_spy and kind == "moves" and not spies:
+                    spies.extend(
+                        start_profiles(procs, args.py_spy, args.py_spy_seconds)
+                    )
 
             stats = runner(coroutine_of(on_start))
             servers_cpu = sum(cpu_seconds(proc.pid) for proc in procs)
-            if profiling["on"]:
-                profiling.update(on=False, done=True)
-                for proc in procs:
-                    os.kill(proc.pid, signal.SIGUSR2)
-            client_cpu = time.process_time() - cpu["client"]
-            counts = counters(bases)
             phases.append(
                 Phase(
                     kind,
                     stats,
                     servers_cpu - cpu["servers"],
-                    client_cpu,
-                    {k: counts[k] - cpu["counts"][k] for k in counts},
+                    time.process_time() - cpu["client"],
                 )
             )
 
-        def echo_phases(n: int) -> None:
-            """The two echoes, in turns of order (durable first, then the
-            Channels echo first), so that each moves phase has both at the
-            same distance on either side."""
-            kinds = ["echo", "channels"] if n % 2 == 0 else ["channels", "echo"]
-            for kind in kinds:
-                measured(
-                    kind,
-                    lambda on_start, kind=kind: run_echo(
-                        bases, ECHO_PATHS[kind], args.tables, players,
-                        ECHO_FRAME_BYTES, args.moves, args.think, args.time_limit,
-                        on_start,
-                    ),
-                )  # fmt: skip
+        def echo_phase(on_start):
+            return run_echo(
+                bases, "/echo-durable/", args.tables, players, ECHO_FRAME_BYTES,
+                args.moves, args.think, args.time_limit, on_start,
+            )  # fmt: skip
 
         for n in range(args.pairs):
-            echo_phases(n)
+            measured("echo", echo_phase)
             chunk = games[n * args.tables : (n + 1) * args.tables]
             measured(
                 "moves",
@@ -987,8 +836,10 @@ def run(args, services) -> None:
                     on_start,
                 ),
             )  # fmt: skip
-        echo_phases(args.pairs)
-        hops_seen = sum(p.counts["sent"] for p in phases if p.kind == "moves")
+        measured("echo", echo_phase)
+        for spy in spies:
+            spy.wait()
+        hops_seen = hops(bases)
         load_after = os.getloadavg()[0]
         for proc, log in zip(procs, logs, strict=True):
             if proc.poll() is not None:
@@ -1001,14 +852,14 @@ def run(args, services) -> None:
 
 def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None:
     header = (
-        f"{'phase':<18}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
+        f"{'phase':<16}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
         f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}{'server CPU':>18}  sockets"
     )
     print(f"\n{header}")
     details = []
     for n, phase in enumerate(phases, start=1):
         stats = phase.stats
-        name = f"{n} {PHASE_NAMES[phase.kind]}"
+        name = f"{n} {'moves (ack)' if phase.kind == 'moves' else 'durable echo'}"
         made = max(len(stats.round_trips), 1)
         per = "move" if phase.kind == "moves" else "frame"
         line, detail = row(
@@ -1019,8 +870,8 @@ def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None
             details.append(f"{name}: {detail}")
     for detail in details:
         print(f"  errors, {detail}")
-    of_kind = {kind: [p for p in phases if p.kind == kind] for kind in PHASE_NAMES}
-    moves = of_kind["moves"]
+    moves = [p for p in phases if p.kind == "moves"]
+    echoes = [p for p in phases if p.kind == "echo"]
     made = sum(len(p.stats.round_trips) for p in moves) or 1
     sizes = [b for p in moves for b in p.stats.frame_bytes]
     print(
@@ -1035,65 +886,39 @@ def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None
         f"{sum(p.stats.games_over for p in moves)}"
     )
     print(f"channel-layer hops between the processes during the moves: {hops_seen}")
-
-    def cpu_each(kind: str) -> tuple[float, float]:
-        """The servers' and the client's CPU per round trip, in ms."""
-        trips = max(1, sum(len(p.stats.round_trips) for p in of_kind[kind]))
-        servers_cpu = sum(p.server_cpu for p in of_kind[kind])
-        client_cpu = sum(p.client_cpu for p in of_kind[kind])
-        return servers_cpu / trips * 1000, client_cpu / trips * 1000
-
+    servers_cpu = sum(p.server_cpu for p in moves)
+    client_cpu = sum(p.client_cpu for p in moves)
+    frames = max(1, sum(len(p.stats.round_trips) for p in echoes))
+    echo_servers = sum(p.server_cpu for p in echoes)
+    echo_client = sum(p.client_cpu for p in echoes)
     print(
-        "journal writes a query: "
-        + ", ".join(
-            f"{kind} {written / max(queries, 1):.1f}"
-            for kind in PHASE_NAMES
-            for written, queries in [
-                (
-                    sum(p.counts["written"] for p in of_kind[kind]),
-                    sum(p.counts["queries"] for p in of_kind[kind]),
-                )
-            ]
-        )
+        f"CPU during the moves: servers {servers_cpu:.1f} s "
+        f"({servers_cpu / made * 1000:.2f} ms a move), client {client_cpu:.1f} s "
+        f"({client_cpu / made * 1000:.2f} ms a move); during the durable echo: "
+        f"servers {echo_servers / frames * 1000:.2f} ms a frame, client "
+        f"{echo_client / frames * 1000:.2f} ms a frame"
     )
-    move_cpu, move_client = cpu_each("moves")
-    durable_cpu, durable_client = cpu_each("echo")
-    channels_cpu, channels_client = cpu_each("channels")
-    print(
-        f"CPU a round trip, servers / client: moves {move_cpu:.3f} / "
-        f"{move_client:.3f} ms a move; durable echo {durable_cpu:.3f} / "
-        f"{durable_client:.3f} ms a frame; Channels echo {channels_cpu:.3f} / "
-        f"{channels_client:.3f} ms a frame"
-    )
-    # Each moves phase against the mean of the phases of each echo on
-    # either side of it.
-    rates: dict[str, list[float]] = {"echo": [], "channels": []}
-    p99s = []
+    # Each moves phase against the mean of the echo phases either side.
+    rates, p99s = [], []
     for n, phase in enumerate(moves):
+        before, after = echoes[n].stats, echoes[n + 1].stats
+        echo_rate = (before.rate + after.rate) / 2
+        echo_p99 = (percentile(before.round_trips, 0.99) + percentile(
+            after.round_trips, 0.99)) / 2  # fmt: skip
         move_p99 = percentile(phase.stats.round_trips, 0.99)
-        said = []
-        for kind in rates:
-            before, after = of_kind[kind][n].stats, of_kind[kind][n + 1].stats
-            echo_rate = (before.rate + after.rate) / 2
-            rates[kind].append(phase.stats.rate / echo_rate)
-            said.append(
-                f"the {PHASE_NAMES[kind]}'s {echo_rate:.0f}/s: {rates[kind][-1]:.2f}x"
-            )
-        echoes = of_kind["echo"]
-        echo_p99 = (percentile(echoes[n].stats.round_trips, 0.99) + percentile(
-            echoes[n + 1].stats.round_trips, 0.99)) / 2  # fmt: skip
+        rates.append(phase.stats.rate / echo_rate)
         p99s.append(move_p99 / echo_p99)
         print(
-            f"pair {n + 1}: moves {phase.stats.rate:.0f}/s against "
-            + " and ".join(said)
-            + f"; move p99 {move_p99 * 1000:.1f} ms against the durable echo's "
-            f"{echo_p99 * 1000:.1f} ms: {p99s[-1]:.2f}x"
+            f"pair {n + 1}: moves {phase.stats.rate:.0f}/s against the durable "
+            f"echo's {echo_rate:.0f}/s: {rates[-1]:.2f}x; move p99 "
+            f"{move_p99 * 1000:.1f} ms against {echo_p99 * 1000:.1f} ms: "
+            f"{p99s[-1]:.2f}x"
         )
-    if args.cpu_profile:
-        print(f"\nthe servers' CPU in the first moves phase ({args.cpu_profile}):")
-        print(profile_summary(args.cpu_profile))
+    if args.py_spy:
+        print(f"\nprofile of the servers ({args.py_spy}):")
+        print(profile_summary(args.py_spy))
     errors = sum(sum(p.stats.errors.values()) for p in phases)
-    p99_ratio = statistics.median(p99s)
+    rate, p99_ratio = statistics.median(rates), statistics.median(p99s)
     all_moves = [t for p in moves for t in p.stats.round_trips]
     move_p99 = percentile(all_moves, 0.99)
     if args.think:
@@ -1107,26 +932,14 @@ def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None
             f"({verdict(hops_seen == 0)} the 0 target for routed games)"
         )
     else:
-        for kind, target in (
-            ("echo", FLAT_RATE_OVER_DURABLE),
-            ("channels", FLAT_RATE_OVER_CHANNELS),
-        ):
-            rate = statistics.median(rates[kind])
-            print(
-                f"verdict flat out: moves/s {rate:.2f}x the {PHASE_NAMES[kind]}'s "
-                f"frames/s, median of {len(rates[kind])} pairs "
-                f"({verdict(rate >= target)} the {target:g}x target)"
-            )
+        print(
+            f"verdict flat out: moves/s {rate:.2f}x the durable echo's frames/s, "
+            f"median of {len(rates)} pairs ({verdict(rate >= FLAT_RATE_OVER_DURABLE)}"
+            f" the {FLAT_RATE_OVER_DURABLE:g}x target)"
+        )
         print(
             f"verdict flat out: move p99 {move_p99 * 1000:.0f} ms "
             f"({verdict(move_p99 * 1000 <= FLAT_P99_MS)} the {FLAT_P99_MS} ms target)"
-        )
-        print(
-            f"verdict flat out: the servers' CPU a move {move_cpu:.3f} ms "
-            f"({verdict(move_cpu <= SERVER_CPU_MS_A_MOVE)} the "
-            f"{SERVER_CPU_MS_A_MOVE:g} ms target; {move_cpu / durable_cpu:.1f}x "
-            f"a durable echo frame's, {move_cpu / channels_cpu:.1f}x a Channels "
-            "echo frame's)"
         )
     kind = "paced" if args.think else "flat out"
     print(

@@ -82,18 +82,16 @@ def live_games() -> dict:
     """This process's share of the live games: its node name, the games it
     owns, the messages it sent through the channel layer to reach an owner
     or a socket in another process (none while every game's sockets reach
-    their owner), the writes its journal made durable and the queries they
-    took, and its practice bots' moves of the last minutes with
+    their owner), and its practice bots' moves of the last minutes with
     the share given less than their level's thinking budget."""
     from games.live.bot_pool import LOAD
-    from games.live.hall import journal_counts, owned_games
+    from games.live.hall import owned_games
     from games.live.relay import HOPS
 
     return {
         "node": settings.PULKA_LIVE_NODE,
         "owned": owned_games(),
         **HOPS,
-        "journal": journal_counts(),
         "bots": LOAD.summary(),
     }
 

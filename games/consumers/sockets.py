@@ -22,8 +22,6 @@ with its backoff).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -31,8 +29,7 @@ import orjson
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.layers import get_channel_layer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.functional import empty
@@ -63,6 +60,11 @@ class UserReadOnOpening(AuthMiddleware):
         """Nothing read here: see the class."""
 
 
+def SocketAuthStack(inner):  # noqa: N802 (named as Channels' AuthMiddlewareStack)
+    """Channels' ``AuthMiddlewareStack``, the user read by the socket."""
+    return CookieMiddleware(SessionMiddleware(UserReadOnOpening(inner)))
+
+
 async def read_user(scope) -> None:
     """Read the scope's user if nothing has yet (``UserReadOnOpening``)."""
     user = scope.get("user")
@@ -79,54 +81,16 @@ def _admit(user_id: int, channel_name: str, kind: str) -> tuple[bool, list[str]]
 
 
 class DirectDispatchMixin:
-    """Hand each message to its handler without Channels' per-message
-    machinery, one message at a time as Channels does.
+    """Hand each message to its handler without Channels' connection sweep.
 
-    Channels waits for a socket's next frame and its next channel-layer
-    message together: for every message, a new task to read the next one
-    and an ``asyncio.wait`` over both (a future and two callbacks set and
-    taken off), then ``close_old_connections`` on the process's one thread
-    of sync calls before the handler (a trip to that thread for every frame
-    a player sends and every answer a socket passes on, queued behind
-    whatever database work the thread has). Here the frames are read by
-    the socket's own task and the channel layer's messages by one task that
-    lives as long as the socket, started once the socket is open (as
-    Channels, a message sent meanwhile waits); a lock keeps their handlers
-    from overlapping, as Channels' one loop does, and costs nothing when
-    free. The consumers never touch the database on the event loop; each of
-    their database calls goes through ``database_sync_to_async``, which
-    closes stale connections itself, before and after the call.
+    Channels runs ``close_old_connections`` before every handler, on the
+    process's one thread of sync calls: a trip to that thread for every
+    frame a player sends and every update and answer a socket passes on,
+    queued behind whatever database work the thread has. The consumers here
+    never touch the database on the event loop; each of their database calls
+    goes through ``database_sync_to_async``, which closes stale connections
+    itself, before and after the call.
     """
-
-    async def __call__(self, scope, receive, send):
-        self.scope = scope
-        self.base_send = send
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        self.one_at_a_time = asyncio.Lock()
-        listening = None
-        try:
-            while True:
-                message = await receive()
-                async with self.one_at_a_time:
-                    await self.dispatch(message)
-                if listening is None:  # the handshake has been answered
-                    listening = asyncio.ensure_future(self._listen())
-        except StopConsumer:
-            pass
-        finally:
-            if listening is not None:
-                listening.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await listening
-
-    async def _listen(self) -> None:
-        """The socket's messages from the channel layer (its groups, owners
-        in other processes), each handled in turn with the frames."""
-        while True:
-            message = await self.channel_layer.receive(self.channel_name)
-            async with self.one_at_a_time:
-                await self.dispatch(message)
 
     async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)

@@ -16,7 +16,6 @@ closes instead if the session has ended.
 from __future__ import annotations
 
 import time
-from urllib.parse import parse_qs
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -32,29 +31,13 @@ from games.consumers.sockets import (
     read_frame,
 )
 from games.live import commands
-from games.live.broadcast import PROTOCOL_VERSIONS, encode
+from games.live.broadcast import encode
 from games.live.commands import Heard, OwnerCommand, PlayerCommand, Refused, Sync
 from games.live.hall import hall
 from games.rematch_socket import RematchSocketMixin
 
 # How often a socket's pings are passed on to its game's owner.
 HEARD_EVERY_SECONDS = 2.0
-# A socket that asks for a version of the protocol the server does not
-# speak (docs/protocol.md).
-CLOSE_UNKNOWN_VERSION = 4400
-
-
-def protocol_asked(scope) -> int | None:
-    """The version of docs/protocol.md the client asks for with ``?v=`` on
-    the socket's address: 1 when it names none (the clients from before
-    there were versions), None when it names one the server does not
-    speak."""
-    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v")
-    if asked is None:
-        return 1
-    if len(asked) == 1 and asked[0] in {str(v) for v in PROTOCOL_VERSIONS}:
-        return int(asked[0])
-    return None
 
 
 class GameConsumer(
@@ -77,7 +60,6 @@ class GameConsumer(
     game_id: int
     table_id: int
     seat: int | None = None
-    protocol = 1
     attached = False
     heard_told_at = 0.0
 
@@ -102,14 +84,8 @@ class GameConsumer(
         """The socket is closing, before it leaves its groups and game."""
 
     async def may_watch(self, user) -> bool:
-        """Whether the client speaks a version of the protocol the server
-        does (4400 if not), the game is there and the user may see it
-        (refused with 4404 or 4403 if not); the user's seat at it, if any."""
-        protocol = protocol_asked(self.scope)
-        if protocol is None:
-            await self.refuse(CLOSE_UNKNOWN_VERSION, "unknown protocol version")
-            return False
-        self.protocol = protocol
+        """Whether the game is there and the user may see it (refused with
+        4404 or 4403 if not); the user's seat at it, if any."""
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
         if access is None:

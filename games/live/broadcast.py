@@ -20,12 +20,6 @@ from joker.view import position
 
 Audience = int | None
 
-# The versions of the game socket's protocol a client may ask for (``?v=``
-# on the socket's address; docs/protocol.md): 1 answers a move with its
-# update and then an ``ack``; 2 with its update alone, carrying the ack.
-PROTOCOL_VERSIONS = (1, 2)
-ACK_IN_UPDATE = 2
-
 
 def audiences(live: LiveGame) -> list[Audience]:
     return [*range(len(live.seats)), None]
@@ -153,13 +147,6 @@ def back_text(grace_left: float) -> str:
     """To a player whose socket came back while their grace ran: they kept
     the seat, with ``grace_left`` seconds of it to spare."""
     return encode({"type": "back", "grace_left": round(grace_left, 1)})
-
-
-def with_ack(text: str, client_id: str | None) -> str:
-    """The mover's copy of a step's update (or the end's sync), encoded
-    for its audience already: the same text with the action's ``ack`` (its
-    id) as one more field, spliced in rather than encoded again."""
-    return f'{text[:-1]},"ack":{encode(client_id)}}}'
 
 
 def encode(message: dict) -> str:

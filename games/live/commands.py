@@ -103,14 +103,12 @@ class Reload:
 @dataclass(frozen=True, slots=True)
 class Attach:
     """A socket on ``channel`` attaches, for ``audience`` (a seat, or None
-    for a spectator), wanting the steps after ``since``, speaking version
-    ``protocol`` of docs/protocol.md (``broadcast.PROTOCOL_VERSIONS``)."""
+    for a spectator), wanting the steps after ``since``."""
 
     kind: ClassVar[str] = "attach"
     audience: int | None
     since: int | None
     channel: str
-    protocol: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -313,16 +313,6 @@ def owned_games() -> int:
     return sum(len(current.owners) for current in list(_halls.values()))
 
 
-def journal_counts() -> dict:
-    """The writes this process's journals made durable, and the queries
-    they took (several writes share one when they come together)."""
-    journals = [h.journal for h in list(_halls.values()) if h.journal is not None]
-    return {
-        "written": sum(j.written for j in journals),
-        "queries": sum(j.queries for j in journals),
-    }
-
-
 async def stop_hall() -> None:
     current = _halls.pop(asyncio.get_running_loop(), None)
     if current is not None:

@@ -64,8 +64,6 @@ class Attached:
 
     sink: object  # has async send_text(text) and close(code)
     audience: int | None
-    # The version of docs/protocol.md the socket speaks.
-    protocol: int = 1
     heard_at: float = field(default_factory=time.monotonic)
 
 
@@ -117,10 +115,8 @@ class GameOwner:
         self._arm()
         await self._presence_changed()
 
-    async def attach(
-        self, key: str, sink, audience: int | None, since, protocol: int = 1
-    ) -> None:
-        self.sockets[key] = Attached(sink, audience, protocol)
+    async def attach(self, key: str, sink, audience: int | None, since) -> None:
+        self.sockets[key] = Attached(sink, audience)
         shown = audience is not None and self.live.status == PLAYING
         grace_left = None
         if shown:
@@ -245,17 +241,15 @@ class GameOwner:
     ) -> None:
         """Decide a player's step (``decide``, under the lock, on the game
         as it is then) and apply it; the socket is answered with an ``ack``
-        or the refusal: the ack rides on the step's update to a socket of
-        protocol 2, and follows it to one of protocol 1 (and comes alone
-        when the step makes no update: a resend). The seat comes with the
-        command (a spectator's never gets here: ``commands.from_frame``)."""
+        or the refusal. The seat comes with the command (a spectator's never
+        gets here: ``commands.from_frame``)."""
         if attached is None:
             return
         moved_at = now()
         try:
             async with self.lock:
                 step = decide(self.live, moved_at)
-                acked = await self._apply(step, (attached, message_id))
+                await self._apply(step)
         except ApplicationError as error:
             await attached.sink.send_text(
                 broadcast.encode(
@@ -268,12 +262,9 @@ class GameOwner:
                 )
             )
             return
-        if not acked:
-            await attached.sink.send_text(
-                broadcast.encode(
-                    {"type": "ack", "id": message_id, **(step.answer or {})}
-                )
-            )
+        await attached.sink.send_text(
+            broadcast.encode({"type": "ack", "id": message_id, **(step.answer or {})})
+        )
 
     async def _rejoin(
         self, attached: Attached | None, seat: int, message_id: str | None
@@ -347,14 +338,10 @@ class GameOwner:
 
     # Applying
 
-    async def _apply(
-        self, step: Step, mover: tuple[Attached, str | None] | None = None
-    ) -> bool:
-        """Write, apply and publish a decided step (under the lock). With
-        ``mover`` (its socket and its action's id), whether the socket's
-        copy carried the ack (``_send_each``)."""
+    async def _apply(self, step: Step) -> None:
+        """Write, apply and publish a decided step (under the lock)."""
         if not step.events:
-            return False  # a resend: answered as before
+            return  # a resend: answered as before
         live = self.live
         ending = None
         try:
@@ -399,14 +386,13 @@ class GameOwner:
             }
         else:
             texts = broadcast.update_texts(live, step, wanted)
-        acked = await self._send_each(texts, mover)
+        await self._send_each(texts)
         self._arm()
         if step.seat_back is not None:
             await self.presence.seat_back(step.seat_back)
             await self._presence_changed()
         if step.ends_game:
             self.hall.game_over(self)
-        return acked
 
     async def reload(self) -> None:
         """Read the game again (another writer changed it) and resync all."""
@@ -440,23 +426,9 @@ class GameOwner:
             self.ending,
         )
 
-    async def _send_each(
-        self, texts: dict, mover: tuple[Attached, str | None] | None = None
-    ) -> bool:
-        """Each socket its audience's text; the mover's socket (``mover``:
-        it and its action's id), if it speaks protocol 2, with the ack in
-        it. Whether it did."""
-        acked = False
+    async def _send_each(self, texts: dict) -> None:
         for attached in list(self.sockets.values()):
-            text = texts[attached.audience]
-            if (
-                mover is not None
-                and attached is mover[0]
-                and attached.protocol >= broadcast.ACK_IN_UPDATE
-            ):
-                text, acked = broadcast.with_ack(text, mover[1]), True
-            await self._send(attached, text)
-        return acked
+            await self._send(attached, texts[attached.audience])
 
     async def _send_all_same(self, text: str) -> None:
         for attached in list(self.sockets.values()):

@@ -155,11 +155,7 @@ class Relay:
         owner = await self.hall.owner_here(game_id)
         if owner is not None:
             await owner.attach(
-                consumer.channel_name,
-                LocalSink(consumer),
-                audience,
-                since,
-                consumer.protocol,
+                consumer.channel_name, LocalSink(consumer), audience, since
             )
             return True
         channel = await self.owner_channel(game_id)
@@ -174,7 +170,7 @@ class Relay:
             channel,
             game_id,
             consumer.channel_name,
-            Attach(audience, since, consumer.channel_name, consumer.protocol),
+            Attach(audience, since, consumer.channel_name),
         )
         return True
 
@@ -327,11 +323,9 @@ class Relay:
         """A command from another process (``key``: its socket's channel,
         or None from the site) to the owner here."""
         match command:
-            case Attach(
-                audience=audience, since=since, channel=channel, protocol=protocol
-            ):
+            case Attach(audience=audience, since=since, channel=channel):
                 sink = RemoteSink(self.hall.layer, channel)
-                await owner.attach(key, sink, audience, since, protocol)
+                await owner.attach(key, sink, audience, since)
             case Detach():
                 await owner.detach(key)
             case Wake():

@@ -291,22 +291,14 @@ def session_cookie(user) -> bytes:
 SITE_HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 
 
-async def open_socket(
-    game_id, user=None, *, origin="http://localhost", protocol: str | None = None
-) -> Socket:
+async def open_socket(game_id, user=None, *, origin="http://localhost") -> Socket:
     """Connect as ``user`` (signed in with a session cookie; None: anonymous)
-    from a page of ``origin``, asking for version ``protocol`` of
-    docs/protocol.md (None: asking for none, as the clients from before the
-    versions)."""
+    from a page of ``origin``."""
     headers = [(b"host", b"localhost"), (b"origin", origin.encode())]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     socket = Socket(
-        WebsocketCommunicator(
-            application,
-            f"/ws/games/{game_id}/" + (f"?v={protocol}" if protocol else ""),
-            headers=headers,
-        )
+        WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
     )
     socket.connected, socket.close_code = await socket.comm.connect(timeout=5)
     return socket

@@ -177,68 +177,6 @@ async def test_the_players_other_tab_gets_the_update_the_mover_got_directly(
         assert await socket.nothing_more()
 
 
-async def test_in_protocol_2_the_movers_update_carries_its_ack(connect):
-    # One frame for the mover, as for everyone else: its update, with the
-    # action's id; a socket of protocol 1 at the same seat (another tab)
-    # gets the update without it, and no ack.
-    game, declarer, other = await new_match()
-    first = await connect(game.pk, declarer, protocol="2")
-    second = await connect(game.pk, other, protocol="2")
-    tab = await connect(game.pk, declarer)
-    for socket in (first, second):
-        await socket.receive_until(all_connected)
-    await tab.receive_until(of_type("sync"))
-    await first.send(action_message(1, {"trump": "H"}))
-
-    update = await first.receive()
-    assert update["type"] == "update" and update["ack"] == "a1"
-    assert update["version"] == 2 and update["position"]["legal"]
-    copy, others = await tab.receive(), await second.receive()
-    assert copy == {key: value for key, value in update.items() if key != "ack"}
-    assert others["type"] == "update" and "ack" not in others
-    for socket in (first, second, tab):
-        assert await socket.nothing_more()
-
-
-async def test_in_protocol_2_a_resend_and_a_refusal_are_answered_alone(connect):
-    # A resend makes no update: its ack comes by itself, as in protocol 1;
-    # a refused action gets its error, as in protocol 1.
-    game, declarer, other = await new_match()
-    first = await connect(game.pk, declarer, protocol="2")
-    await first.receive_until(of_type("sync"))
-    await first.send(action_message(1, {"trump": "H"}))
-    assert (await first.receive_until(of_type("update")))["ack"] == "a1"
-    await first.send(action_message(1, {"trump": "H"}))
-    assert await first.receive() == {"type": "ack", "id": "a1", "version": 2}
-    await first.send(action_message(1, {"trump": "S"}, client_id="a2"))
-    refused = await first.receive()
-    assert refused["type"] == "error" and refused["id"] == "a2"
-    assert refused["code"] == "stale_version"
-    assert await first.nothing_more()
-
-
-async def test_the_step_that_ends_the_game_carries_the_ack_in_protocol_2(
-    connect,
-):
-    # The end is told as a sync: the mover's carries the ack.
-    game, declarer, other = await new_match()
-    first = await connect(game.pk, declarer, protocol="2")
-    await first.receive_until(of_type("sync"))
-    await first.send({"type": "abort", "id": "x1"})
-    ended = await first.receive_until(of_type("sync"))
-    assert ended["status"] == "aborted" and ended["ack"] == "x1"
-    assert await first.nothing_more()
-
-
-@pytest.mark.parametrize("asked", ["3", "0", "two", "1&v=2"])
-async def test_a_protocol_version_the_server_does_not_speak_is_refused(connect, asked):
-    game, declarer, _ = await new_match()
-    before = await progress(game)
-    socket = await connect(game.pk, declarer, protocol=asked)
-    assert await socket.refusal() == 4400
-    assert await progress(game) == before
-
-
 async def test_frames_and_broadcasts_reach_handlers_without_a_connection_sweep(
     connect, monkeypatch
 ):

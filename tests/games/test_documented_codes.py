@@ -205,15 +205,7 @@ async def paused_for_flooding(template, settings_) -> int:
     return await socket.refusal()
 
 
-async def unknown_version(template, settings_) -> int:
-    assert template == GAME_SOCKET, "only the game's socket has versions"
-    path = await existing(template) + "?v=99"
-    socket = await open_at(path, cookie_of(await browser()))
-    return await socket.refusal()
-
-
 AT_CONNECTION = {
-    4400: unknown_version,
     4401: anonymous,
     4403: private_table,
     4404: nothing_there,

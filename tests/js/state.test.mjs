@@ -99,25 +99,6 @@ test("an ack whose update comes in time needs no sync", () => {
   assert.deepEqual(state.tick(100 + RESYNC_AFTER_MS), []);
 });
 
-test("protocol 2: the update carrying the ack clears the move, and no ack follows", () => {
-  const state = new TableState(snapshot(10));
-  const { id } = state.act({ card: "AS" }, 0);
-  const out = state.receive({ ...update(11, theirTurn), ack: id }, 10);
-  assert.equal(state.pending, null);
-  assert.equal(out.redraw, true);
-  assert.equal(state.view.turn, 1);
-  assert.deepEqual(state.tick(10 + RESYNC_AFTER_MS * 2), []);
-});
-
-test("protocol 2: an update with our ack that skips a version clears the move and asks", () => {
-  const state = new TableState(snapshot(10));
-  const { id } = state.act({ card: "AS" }, 0);
-  const gap = update(12, theirTurn, [{ version: 12, events: [] }]);
-  const out = state.receive({ ...gap, ack: id }, 10);
-  assert.equal(state.pending, null);
-  assert.deepEqual(out.send, [{ type: "sync", version: 10 }]);
-});
-
 test("an update no newer than the snapshot is ignored; a sync always counts", () => {
   const state = new TableState(snapshot(12));
   assert.equal(state.receive(update(12, theirTurn), 0).redraw, false);

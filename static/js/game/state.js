@@ -12,10 +12,6 @@
 
 import { follow } from "./follow.js";
 
-// The version of docs/protocol.md this client speaks (`?v=` on the socket's
-// address): 2, in which the update a move makes carries its ack.
-export const PROTOCOL_VERSION = 2;
-
 // An ack that names a version newer than the snapshot means its update was
 // lost or is still on its way: after this long without it, ask.
 export const RESYNC_AFTER_MS = 2000;
@@ -123,11 +119,6 @@ export class TableState {
         break;
       default:
         break; // pong, and types this page does not know
-    }
-    // The update (or the end's sync) our move made, with its ack in it.
-    if (message.ack != null && this.pending && this.pending.id === message.ack) {
-      this.pending = null;
-      out.redraw = true;
     }
     return out;
   }
