@@ -70,6 +70,7 @@ seconds, to show that everything runs.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -462,8 +463,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def read_sets(path: Path) -> dict[str, list]:
+    """The deal sets of a ``--sets-file`` (gzipped if it ends in .gz)."""
     sets: dict[str, list] = {}
-    for line in path.read_text().splitlines():
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else None
+    for line in (text if text is not None else path.read_text()).splitlines():
         if line.strip():
             result = json.loads(line)
             sets.setdefault(result["name"], []).append(result)
