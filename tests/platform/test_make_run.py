@@ -182,6 +182,11 @@ def wait_for_log(platform: Process, text: str, timeout: float = 30) -> None:
 def test_a_process_that_dies_is_named_and_started_again(platform):
     from config.tasks import ping
 
+    # Killed once it is up: a worker killed while it still forks its pool
+    # leaves a child that fails to report itself to a parent that is gone
+    # (billiard's BrokenPipeError), which is not what this test is about.
+    wait_for_log(platform, " ready.", timeout=60)
+    assert ping.apply_async().get(timeout=60) == "pong"
     child(platform, "worker").kill()
     wait_for_log(platform, "worker was killed by SIGKILL.")
     wait_for_log(platform, "Starting worker again.")
