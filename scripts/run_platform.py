@@ -61,6 +61,14 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
     }  # fmt: skip
 
 
+# Beat connects without a pool: one connection of its own, kept. Its
+# scheduler reads and saves the schedule at every tick; with a pool, each
+# read while PostgreSQL is down waits the pool's timeout, and beat sends no
+# task meanwhile (the sweep among them), where a plain connection fails at
+# once and beat goes on with the schedule it has.
+PROCESS_ENV = {"beat": {"PULKA_DB_POOL_SIZE": "0"}}
+
+
 def relay(name: str, stream, lock: threading.Lock) -> None:
     """Copy a child's output to ours, each line prefixed with its name."""
     width = 7
@@ -89,7 +97,7 @@ class Supervisor:
         proc = subprocess.Popen(
             self.cmds[name],
             cwd=BASE_DIR,
-            env=self.env,
+            env={**self.env, **PROCESS_ENV.get(name, {})},
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

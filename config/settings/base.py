@@ -180,12 +180,17 @@ PULKA_DB_POOL_SIZE = env.int("PULKA_DB_POOL_SIZE", default=connections.POOL_SIZE
 PULKA_DB_POOL_TIMEOUT = env.float(
     "PULKA_DB_POOL_TIMEOUT", default=connections.POOL_TIMEOUT
 )
-DATABASES["default"]["CONN_MAX_AGE"] = 0
-DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-    "min_size": 1,
-    "max_size": PULKA_DB_POOL_SIZE,
-    "timeout": PULKA_DB_POOL_TIMEOUT,
-}
+# PULKA_DB_POOL_SIZE=0: no pool, one connection kept by the process's one
+# thread (Celery beat: scripts/run_platform.py says why).
+if PULKA_DB_POOL_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": PULKA_DB_POOL_SIZE,
+        "timeout": PULKA_DB_POOL_TIMEOUT,
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = 60
 # The live games' owners' async connections, per web process
 # (games.live.journal), with the same timeout.
 PULKA_JOURNAL_CONNECTIONS = connections.JOURNAL_SIZE
