@@ -334,7 +334,7 @@ def test_notifications_are_asked_for_on_a_click_and_shown_when_hidden(
         button.wait_for()
         assert asking.evaluate("window.permissionAsked") == 0
         button.click()
-        asking.wait_for_function("window.permissionAsked === 1")
+        asking.wait_for_function("() => window.permissionAsked === 1")
         asking_context.close()
         contexts.remove(asking_context)
 
@@ -353,7 +353,7 @@ def test_notifications_are_asked_for_on_a_click_and_shown_when_hidden(
         giorgi.evaluate("window.hideTab = true")
         nino.goto(f"/tables/{table_id}/")
         nino.locator("#invite-friend").get_by_role("button", name="Invite").click()
-        giorgi.wait_for_function("window.notified.length === 1")
+        giorgi.wait_for_function("() => window.notified.length === 1")
         assert giorgi.evaluate("window.notified") == [
             {
                 "title": "Invitation to a table",
@@ -366,7 +366,7 @@ def test_notifications_are_asked_for_on_a_click_and_shown_when_hidden(
         giorgi.locator(".me-notice").filter(has_text="tamar asks").wait_for()
         giorgi.evaluate("window.hideTab = true")
         ask_giorgi(read_db, "levan")
-        giorgi.wait_for_function("window.notified.length === 2")
+        giorgi.wait_for_function("() => window.notified.length === 2")
         assert giorgi.evaluate("window.notified[1]") == {
             "title": "Friend request",
             "body": "levan asks to be your friend.",
@@ -409,7 +409,7 @@ def test_allowed_notifications_are_turned_off_and_on_again_from_the_site(
         wait_online(read_db, giorgi_id)
         giorgi.evaluate("window.hideTab = true")
         ask_giorgi(read_db, "levan")
-        giorgi.wait_for_function("window.notified.length === 1")
+        giorgi.wait_for_function("() => window.notified.length === 1")
         assert giorgi.evaluate("window.notified") == [
             {"title": "Friend request", "body": "levan asks to be your friend."}
         ]
@@ -444,7 +444,7 @@ def test_the_turn_is_notified_when_the_table_is_hidden(browser, server, read_db)
         page.goto(f"/tables/{table_id}/")
         page.locator("#notify-btn").wait_for()
         assert page.locator("#notify-btn").get_attribute("aria-pressed") == "true"
-        page.wait_for_function("window.notified.length > 0", timeout=60_000)
+        page.wait_for_function("() => window.notified.length > 0", timeout=60_000)
         assert page.evaluate("window.notified")[0] == {
             "title": "Your turn",
             "body": f"Table {table_id}: the move is yours.",
