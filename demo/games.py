@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.services import profile_update
 from games import services
 from games.live.game import LiveGame, Step
-from games.live.local import due_move, owner_of
+from games.live.local import Due, owner_of
 from games.models import Game
 from joker.actions import action_to_json
 from joker.bots.autopilot import autopilot_action
@@ -85,7 +85,7 @@ def _play_ranked(users, *, profile, options, stake, now) -> Game:
         services.seat_take(table_id=table.pk, user=user, number=number, now=now)
     game = Game.objects.get(table=table)
     with owner_of(game.pk) as owner:
-        owner.play_out(lambda live: due_move(live, live.deadline))
+        owner.play_out(lambda live: Due(live.deadline))
     game.refresh_from_db()
     return game
 

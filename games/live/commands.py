@@ -124,6 +124,8 @@ class Wake:
 
 
 PlayerCommand = Action | Resign | Abort | Rejoin
+# Those that make a step (``GameOwner.play``).
+StepCommand = Action | Resign | Abort
 # What ``GameOwner.handle`` takes.
 OwnerCommand = PlayerCommand | Sync | Heard | Reload
 # What a socket's frame may be (``from_frame``).
@@ -191,12 +193,19 @@ def from_frame(message: dict, seat: int | None) -> SocketCommand:
             raise Refused(message_id, f"unknown type {kind!r}", "unknown_type")
 
 
-def _a_players_seat(seat: int | None, message_id: str | None) -> int:
-    """The one place a spectator's move is refused."""
+def players_seat(seat: int | None) -> int:
+    """The seat a player's command is played from (None: a spectator's):
+    the one place a spectator's move is refused."""
     if seat is None:
-        error = NotAllowed("spectators cannot play")
-        raise Refused(message_id, str(error), error.code)
+        raise NotAllowed("spectators cannot play")
     return seat
+
+
+def _a_players_seat(seat: int | None, message_id: str | None) -> int:
+    try:
+        return players_seat(seat)
+    except NotAllowed as error:
+        raise Refused(message_id, str(error), error.code) from None
 
 
 def to_message(command: Command) -> dict:

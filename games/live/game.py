@@ -4,8 +4,8 @@
 anything: the engine state, the version, the deadline, the seats, the
 table's settings, and the answers already given to action ids. Each
 ``decide_*`` method either raises an ``ApplicationError`` (nothing changed)
-or returns a ``Step`` (``steps``): the rows to append, the state after, and
-the answer.
+or returns a ``Step`` (``steps``): the rows to append, the state and the
+counters after, and the answer.
 The step changes nothing until ``commit`` is called with it, which the owner
 does once the journal has made it durable.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from common.errors import ApplicationError, NotAllowed
 from games.errors import NotPlaying, StaleVersion
@@ -24,6 +25,8 @@ from games.live.steps import (
     PLAYER,
     PLAYING,
     TIMEOUT,
+    Answer,
+    Counters,
     Event,
     Step,
     next_deal,
@@ -34,9 +37,19 @@ from games.live.steps import (
 from games.live.steps import DISCONNECT as DISCONNECT
 from games.live.steps import public_step as public_step
 from joker import EngineError, apply
-from joker.actions import Rejoin, Resign, action_from_json, action_to_json
+from joker.actions import (
+    Action,
+    PlayCard,
+    Rejoin,
+    Resign,
+    action_from_json,
+    action_to_json,
+)
 from joker.events import describe
 from joker.state import DEAL, State
+
+if TYPE_CHECKING:
+    from games.live.thinking import Thought
 
 # Besides at every deal, the state is saved once this many steps passed
 # since the last save, so that a takeover replays few events.
@@ -97,7 +110,7 @@ class LiveGame:
     # Consecutive timeouts of each seat (for ``Timing.forfeit_after_timeouts``).
     timeouts: list[int] = field(default_factory=list)
     # The seat actions of the deal being played (what a bot may know).
-    deal_actions: list = field(default_factory=list)
+    deal_actions: list[Action] = field(default_factory=list)
     # The version at which the last timeout move was made, and its seat: a
     # move that seat chose on that version came too late.
     timed_out: tuple[int, int] | None = None
@@ -138,7 +151,8 @@ class LiveGame:
                 events=(),
                 state=self.state,
                 deadline=self.deadline,
-                answer={"version": answered},
+                after=self._counters(),
+                answer=Answer(answered),
             )
         self.check_playing()
         if self.timed_out == (expected_version, seat):
@@ -166,14 +180,14 @@ class LiveGame:
         ):
             raise Late("your time ran out: the automatic move is made instead")
         step = self._step(engine_action, cause=PLAYER, now=now, client_id=client_id)
-        return replace(step, answer={"version": step.version})
+        return replace(step, answer=Answer(step.version))
 
     def decide_resign(self, seat: int, *, cause: str, now: datetime) -> Step:
         self.check_playing()
         if self.seats[seat].left:
             raise NotAllowed("you have already left this game")
         step = self._step(Resign(seat), cause=cause, now=now, leaving=seat)
-        return replace(step, answer={"version": step.version})
+        return replace(step, answer=Answer(step.version))
 
     def ask_to_rejoin(self, seat: int) -> None:
         """The player who left ``seat`` takes it back at its next turn; the
@@ -189,7 +203,7 @@ class LiveGame:
             )
         self.rejoining.add(seat)
 
-    def decide_automatic(self, now: datetime, thought=None) -> Step:
+    def decide_automatic(self, now: datetime, thought: Thought | None = None) -> Step:
         """The move due now for the seat to move: the practice bot's
         (``thought``, a ``thinking.Thought`` thought elsewhere), the
         autopilot's for another bot, or for a person out of time one
@@ -219,9 +233,9 @@ class LiveGame:
             events=(event,),
             state=self.state,
             deadline=None,
+            after=self._counters(),
             status=ABORTED,
             save_state=True,
-            answer={},
         )
 
     def _check_abort_allowed(self, seat: int) -> None:
@@ -246,10 +260,16 @@ class LiveGame:
     def decide_first_deal(self, now: datetime) -> Step:
         """The game's first deal (a new game is at version 0)."""
         event, deal, after = next_deal(self.state, self.version + 1, now)
+        counters = self._counters()
         return Step(
             events=(event,),
             state=after,
             deadline=self._next_deadline(after, now),
+            after=replace(
+                counters,
+                commitments=(*counters.commitments, deal["commitment"]),
+                deal_actions=(),
+            ),
             deal=deal,
             save_state=True,
         )
@@ -273,13 +293,8 @@ class LiveGame:
         """Make the in-memory game what the step made durable."""
         if not step.events:
             return
-        self.timeouts = timeouts_after(self.timeouts, step.events)
         for event in step.events:
-            if event.kind == "action":
-                self._count(event)
-            elif event.kind == "deal":
-                self.deal_actions = []
-            if event.client_id:
+            if event.client_id and event.seat is not None:
                 # A resend of the action is answered as the step was.
                 self.answers[(event.seat, event.client_id)] = step.version
         self.state = step.state
@@ -288,8 +303,11 @@ class LiveGame:
         self.status = step.status
         if step.save_state:
             self.state_version = step.version
-        if step.deal is not None:
-            self.commitments = [*self.commitments, step.deal["commitment"]]
+        after = step.after
+        self.cards_played = after.cards_played
+        self.timeouts = list(after.timeouts)
+        self.commitments = list(after.commitments)
+        self.deal_actions = list(after.deal_actions)
         if step.seat_left is not None:
             self.seats[step.seat_left].left = True
             self.seats[step.seat_left].left_cause = step.cause
@@ -300,22 +318,25 @@ class LiveGame:
         if step.cause == TIMEOUT and step.seat is not None:
             self.timed_out = (step.version - len(step.events), step.seat)
 
-    def _count(self, event: Event) -> None:
-        action = event.action
-        if "card" in action:
-            self.cards_played += 1
-        self.deal_actions.append(action_from_json(action))
-
     # The parts of a step
+
+    def _counters(self) -> Counters:
+        """The counters as they are, for a step that changes none of them."""
+        return Counters(
+            self.cards_played,
+            tuple(self.timeouts),
+            tuple(self.commitments),
+            tuple(self.deal_actions),
+        )
 
     def _step(
         self,
-        action,
+        action: Action,
         *,
         cause: str,
         now: datetime,
         client_id: str = "",
-        thought=None,
+        thought: Thought | None = None,
         leaving: int | None = None,
     ) -> Step:
         """The step of ``action``, and of the next deal when it ends one.
@@ -337,16 +358,22 @@ class LiveGame:
             client_id=client_id,
             **({} if thought is None else thought_record(thought)),
         )
-        events, deal = (moved,), None
+        events: tuple[Event, ...] = (moved,)
+        deal: dict[str, Any] | None = None
+        commitments = tuple(self.commitments)
+        deal_actions: tuple[Action, ...] = (*self.deal_actions, action)
         if after.phase == DEAL:
             dealt, deal, after = next_deal(after, moved.version + 1, now)
             events = (moved, dealt)
+            commitments = (*commitments, deal["commitment"])
+            deal_actions = ()
         back = self._seat_back_at(after, leaving)
         if back is not None:
             # The turn has come to a seat whose player asked for it back:
             # from this turn on it is theirs, on a person's clock.
             back_event, after = self._rejoin_event(back, after, events[-1].version, now)
             events = (*events, back_event)
+            deal_actions = (*deal_actions, Rejoin(back))
         if after.is_over:
             status, deadline, save_state = FINISHED, None, True
         else:
@@ -361,6 +388,12 @@ class LiveGame:
             events=events,
             state=after,
             deadline=deadline,
+            after=Counters(
+                cards_played=self.cards_played + int(isinstance(action, PlayCard)),
+                timeouts=timeouts_after(self.timeouts, events),
+                commitments=commitments,
+                deal_actions=deal_actions,
+            ),
             status=status,
             deal=deal,
             seat_left=leaving,
@@ -431,7 +464,7 @@ class LiveGame:
                 self.presence[seat] = due + shift
 
 
-def thought_record(thought) -> dict:
+def thought_record(thought: Thought) -> dict[str, Any]:
     """What a bot move's event keeps of the practice bot's ``thought``
     (``thinking.Thought``): how long it thought, the budget it was given,
     and whether that was cut short."""

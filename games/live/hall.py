@@ -31,6 +31,8 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Coroutine
+from typing import Any
 
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
@@ -43,6 +45,9 @@ from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
 from games.live.registry import Registry
 from games.live.relay import Relay
+from games.live.thinking import Thought
+from joker.actions import Action
+from joker.state import State
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +83,8 @@ class Hall:
         self.channel = ""
         self.layer = None
         self.redis = None
-        self.journal = None
+        # The owners' writer, opened by ``start``.
+        self.journal: journal.Journal
         self.started = False
         # When Redis last answered a heartbeat, and when one last failed.
         self.heartbeat_at = 0.0
@@ -123,7 +129,7 @@ class Hall:
         await self.redis.aclose()
         await self.redis.connection_pool.disconnect()
 
-    def spawn(self, coroutine) -> asyncio.Task:
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -142,6 +148,12 @@ class Hall:
             )
             return
         logger.error("a live-game task failed", exc_info=error)
+
+    async def think(
+        self, bot: str, state: State, deal_actions: list[Action]
+    ) -> Thought:
+        """A practice bot's move, thought in the bot pool, off the loop."""
+        return await bot_pool.think(bot, state, deal_actions)
 
     # Owning
 

@@ -4,10 +4,10 @@ tournament called off, and the games the tests play.
 
 ``owner_of(game_id)`` reads the game under its row lock (two such writers
 go one after the other) and hands out a ``LocalTable``: a ``GameOwner`` on a
-``LocalHall``. Each of its calls runs the owner to the end of one command
-and returns what the owner answered, or raises the refusal it sent. The
-steps are the owner's own: decided by the same ``LiveGame``, written by the
-same statements, fenced against a server's owner by the events' unique
+``LocalHall``. Each of its calls runs one of the owner's own methods to its
+end and returns what the owner returned, or raises the refusal it raised.
+The steps are the owner's own: decided by the same ``LiveGame``, written by
+the same statements, fenced against a server's owner by the events' unique
 version. Once the caller's transaction commits, that owner, if any, is told
 to read the game again.
 
@@ -15,44 +15,44 @@ The local hall writes on the caller's Django connection, inside its
 transaction (a test's, a request's): the server's group-commit ``Journal``
 has connections of its own, which would not see rows not yet committed.
 Its owner keeps no time of its own: it makes the move due when its caller
-says (``move_due``), on the caller's clock, so a game may be played on a
-clock set back (the demo's) and no alarm outlives the call.
+says (``move_due``, or a ``Due`` in ``play_out``), on the caller's clock, so
+a game may be played on a clock set back (the demo's) and no alarm outlives
+the call. A practice bot thinks in this process.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
 
-import orjson
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from common.errors import ApplicationError, Forbidden, NotAllowed, NotFound
-from games.errors import NotPlaying, StaleVersion, Unavailable
-from games.live import commands, journal, loading, relay, thinking
-from games.live.commands import Reload
-from games.live.game import PLAYING, Late, LiveGame, Step
-from games.live.owner import Attached, GameOwner
+from common.errors import NotFound
+from games.live import journal, loading, relay, thinking
+from games.live.commands import (
+    Abort,
+    Action,
+    Reload,
+    Resign,
+    StepCommand,
+    players_seat,
+)
+from games.live.game import LiveGame
+from games.live.owner import GameOwner
 from games.live.statements import GAME, jsonb, presence_json
+from games.live.steps import PLAYING, Step
+from games.live.thinking import Thought
 from games.selectors import game_locked
+from joker.actions import Action as EngineAction
+from joker.state import State
 
-# The refusals an error frame may carry, raised again by their code.
-REFUSALS = {
-    kind.code: kind
-    for kind in (
-        NotFound,
-        Forbidden,
-        NotAllowed,
-        StaleVersion,
-        NotPlaying,
-        Unavailable,
-        Late,
-    )
-}
+T = TypeVar("T")
 
 
 class LocalJournal:
@@ -62,10 +62,10 @@ class LocalJournal:
     async def write(self, live: LiveGame, step: Step) -> None:
         await sync_to_async(journal.write_sync)(live, step)
 
-    async def finish(self, live: LiveGame, step: Step) -> dict:
+    async def finish(self, live: LiveGame, step: Step) -> dict[str, Any]:
         return await sync_to_async(journal.finish_sync)(live, step)
 
-    async def read(self, query, *args):
+    async def read(self, query: Callable[..., T], *args: Any) -> T:
         return await sync_to_async(query)(*args)
 
     async def record_presence(self, live: LiveGame) -> None:
@@ -83,15 +83,23 @@ def _record_presence(live: LiveGame) -> None:
 class LocalHall:
     """What a ``GameOwner`` calls back, for an owner run by its caller."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.journal = LocalJournal()
         self.over = False
         self.forgotten = False
 
-    def spawn(self, coroutine) -> None:
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         # Only the owner's alarms spawn: a local owner's moves come when its
         # caller says, and its loop ends with each call.
         coroutine.close()
+
+    async def think(
+        self, bot: str, state: State, deal_actions: list[EngineAction]
+    ) -> Thought:
+        # In this process: nothing else waits on its loop.
+        return thinking.practice_move(
+            state, deal_actions, bot, settings.PULKA_PRACTICE_BOT_SECONDS
+        )
 
     def game_over(self, owner: GameOwner) -> None:
         self.over = True
@@ -101,17 +109,17 @@ class LocalHall:
         self.forgotten = True
 
 
-class Sink:
-    """A socket's stand-in: keeps the frames the owner sends it."""
+@dataclass(frozen=True, slots=True)
+class Due:
+    """What a ``play_out`` step is, decided as "the move due": the one the
+    owner's alarm makes (``GameOwner.move_due``), made ``at`` (the deadline
+    or after it)."""
 
-    def __init__(self):
-        self.frames: list[dict] = []
+    at: datetime
 
-    async def send_text(self, text: str) -> None:
-        self.frames.append(orjson.loads(text))
 
-    async def close(self, code: int) -> None:
-        pass
+# How ``play_out`` has each step decided, on the game as held.
+Decide = Callable[[LiveGame], Step | Due]
 
 
 class LocalTable:
@@ -126,65 +134,43 @@ class LocalTable:
 
     # A player's commands, as their socket sends them
 
-    def act(self, seat: int | None, action, version: int, client_id: str) -> dict:
+    def act(
+        self, seat: int | None, action: object, version: int, client_id: str
+    ) -> dict[str, int]:
         """``seat``'s action (a record action without ``seat``), chosen on
         ``version``; ``client_id`` makes a resend apply once. ``seat`` None
-        is a spectator."""
-        frame = {"type": "action", "id": client_id, "version": version}
-        return self._send(seat, {**frame, "action": action})
+        is a spectator. The fields of the player's ``ack``."""
+        return self._play(Action(players_seat(seat), client_id, version, action))
 
-    def resign(self, seat: int | None) -> dict:
+    def resign(self, seat: int | None) -> dict[str, int]:
         """Leave the game: in Japanese Joker the opponent wins; in a
         4-player game a bot plays the seat on and its player is placed last."""
-        return self._send(seat, {"type": "resign", "id": uuid.uuid4().hex})
+        return self._play(Resign(players_seat(seat), None))
 
-    def abort(self, seat: int | None) -> dict:
+    def abort(self, seat: int | None) -> dict[str, int]:
         """Call the game off before its first card; nobody wins or loses."""
-        return self._send(seat, {"type": "abort", "id": uuid.uuid4().hex})
+        return self._play(Abort(players_seat(seat), None))
 
-    def _send(self, seat: int | None, frame: dict) -> dict:
-        """``frame`` through the owner as from a socket of ``seat``: the
-        owner's answer, or the refusal it sent raised again."""
-        try:
-            command = commands.from_frame(frame, seat)
-        except commands.Refused as refused:
-            raise _refusal(refused.code, str(refused)) from None
-        sink, key = Sink(), uuid.uuid4().hex
-        self.owner.sockets[key] = Attached(sink, seat)
-        try:
-            async_to_sync(self.owner.handle)(command, key)
-        finally:
-            del self.owner.sockets[key]
-        reply = sink.frames[-1]
-        if reply["type"] == "error":
-            raise _refusal(reply["code"], reply["message"])
-        return {k: v for k, v in reply.items() if k not in ("type", "id")}
+    def _play(self, command: StepCommand) -> dict[str, int]:
+        return async_to_sync(self.owner.play)(command).fields()
 
     # Steps of the site and of the clock, each at the caller's ``now``
 
     def make(self, decide: Callable[[LiveGame], Step]) -> Step:
         """Decide a step on the game as held and have the owner write and
         apply it (with what the game's end settles, when it ends it)."""
-        return async_to_sync(self._make)(decide)
+        return async_to_sync(self.owner.make)(decide)
 
-    async def _make(self, decide: Callable[[LiveGame], Step]) -> Step:
-        async with self.owner.lock:
-            step = decide(self.owner.live)
-            await self.owner._apply(step)
-            return step
-
-    def first_deal(self, now) -> None:
+    def first_deal(self, now: datetime) -> None:
         self.make(lambda live: live.decide_first_deal(now))
 
-    def move_due(self, now=None) -> bool:
+    def move_due(self, now: datetime | None = None) -> bool:
         """The move the owner's alarm makes once the turn's time is up: the
         bot's (a practice bot thinks here), or the autopilot's for a person
         out of time. False (nothing done) when the game is over or the
         deadline is still ahead at ``now``."""
-        now = now or timezone.now()
-        if not self.live.move_is_due(now):
-            return False
-        return bool(self.make(lambda live: due_move(live, now)).events)
+        at = now or timezone.now()
+        return async_to_sync(self.owner.move_due)(self.live.version, at)
 
     def call_off(self) -> bool:
         """Stop the game for the site (its tournament was cancelled): no
@@ -194,40 +180,24 @@ class LocalTable:
         now = timezone.now()
         return bool(self.make(lambda live: live.decide_abort(None, now)).events)
 
-    def play_out(self, decide: Callable[[LiveGame], Step]) -> None:
+    def play_out(self, decide: Decide) -> None:
         """Play the game to its end, each step decided by ``decide`` on the
         game as held: for whole games that nobody watches (the demo's, and
         those of the tests about what follows a game)."""
         async_to_sync(self._play_out)(decide)
 
-    async def _play_out(self, decide: Callable[[LiveGame], Step]) -> None:
+    async def _play_out(self, decide: Decide) -> None:
         # One run of the owner for the whole game, not one per step.
-        while self.owner.live.status == PLAYING:
-            await self._make(decide)
+        while self.live.status == PLAYING:
+            await self._play_one(decide)
 
-
-def _refusal(code: str, message: str) -> ApplicationError:
-    """The refusal an error frame carries, of its own kind when it has one."""
-    kind = REFUSALS.get(code)
-    if kind is None:
-        return ApplicationError(message, code=code)
-    return kind(message)
-
-
-def due_move(live: LiveGame, now) -> Step:
-    """The move made when the turn's time is up at ``now``, as the owner's
-    alarm makes it: the bot's (a practice bot thinks here, in this process),
-    or the autopilot's for a person out of time."""
-    thought = None
-    level = thinking.level_to_think(live)
-    if level:
-        thought = thinking.practice_move(
-            live.state,
-            list(live.deal_actions),
-            level,
-            settings.PULKA_PRACTICE_BOT_SECONDS,
-        )
-    return live.decide_automatic(now, thought)
+    async def _play_one(self, decide: Decide) -> None:
+        live = self.live
+        decided = decide(live)
+        if not isinstance(decided, Due):
+            await self.owner.make(lambda _: decided)
+        elif not await self.owner.move_due(live.version, decided.at):
+            raise ValueError(f"no move is due at {decided.at} in {live.game_id}")
 
 
 @contextmanager
@@ -238,7 +208,10 @@ def owner_of(game_id: int, *, client_id: str | None = None) -> Iterator[LocalTab
     such game."""
     with transaction.atomic():
         game_locked(game_id)
-        table = LocalTable(loading.load(game_id, client_id=client_id))
+        live = loading.load(game_id, client_id=client_id)
+        if live is None:  # never under the row lock; said for the type checker
+            raise NotFound(f"there is no game {game_id}")
+        table = LocalTable(live)
         before = table.live.version
         try:
             yield table

@@ -7,6 +7,11 @@ command at a time under its lock: decide the step, write it (``journal``),
 apply it in memory, send every audience its update and the sender its
 answer (``broadcast``), set the next alarm (``timers``).
 
+Its interface is typed both ways: ``handle`` takes a socket's or the site's
+command; ``play`` (a player's step), ``make`` (a step the site decides) and
+``move_due`` (the move due once the turn's time is up) return what was done
+or raise the refusal, for a caller with no socket (``local``).
+
 Sockets are sinks with ``send_text`` and ``close``: a consumer in this
 process, or one in another process reached through the channel layer. The
 owner sends every message itself, in order on each socket: a mover's
@@ -24,15 +29,15 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Protocol, assert_never
+from typing import Any, Protocol, TypeVar, assert_never
 
 import psycopg
 from django.conf import settings
 from django.db import DatabaseError
 
 from common.errors import ApplicationError
-from games.errors import NotPlaying, Unavailable
-from games.live import bot_pool, broadcast, journal, loading, thinking
+from games.errors import NotPlaying, StaleVersion, Unavailable
+from games.live import broadcast, journal, loading, thinking
 from games.live.commands import (
     Abort,
     Action,
@@ -41,11 +46,16 @@ from games.live.commands import (
     Rejoin,
     Reload,
     Resign,
+    StepCommand,
     Sync,
 )
-from games.live.game import DISCONNECT, PLAYER, PLAYING, LiveGame, Step
+from games.live.game import DISCONNECT, LiveGame
 from games.live.presence import Presence
+from games.live.steps import PLAYER, PLAYING, Answer, Step
+from games.live.thinking import Thought
 from games.live.timers import Alarm, now
+from joker.actions import Action as EngineAction
+from joker.state import State
 
 logger = logging.getLogger(__name__)
 
@@ -57,24 +67,60 @@ EARLY = timedelta(milliseconds=20)
 # A timeout move the database did not take is tried again after this long.
 RETRY_UNSTORED = timedelta(seconds=1)
 
+T = TypeVar("T")
+
+
+class Sink(Protocol):
+    """A socket as its owner sees it: in this process or another
+    (``relay.LocalSink``, ``relay.RemoteSink``)."""
+
+    async def send_text(self, text: str) -> None: ...
+
+    async def close(self, code: int) -> None: ...
+
 
 @dataclass
 class Attached:
     """A socket attached to the game."""
 
-    sink: object  # has async send_text(text) and close(code)
+    sink: Sink
     audience: int | None
     heard_at: float = field(default_factory=time.monotonic)
 
 
+class OwnersJournal(Protocol):
+    """What an owner writes and reads through (``journal.Journal``; for an
+    owner run by its caller, ``local.LocalJournal``)."""
+
+    async def write(self, live: LiveGame, step: Step) -> None:
+        """Make an ordinary step (not the game's last) durable."""
+
+    async def finish(self, live: LiveGame, step: Step) -> dict[str, Any]:
+        """Make the game's last step durable with what its end settles;
+        what the end's snapshot adds."""
+
+    async def read(self, query: Callable[..., T], *args: Any) -> T:
+        """``query(*args)``, a function reading through Django."""
+
+    async def record_presence(self, live: LiveGame) -> None:
+        """Write the game's presence as it is now."""
+
+
 class OwnersHall(Protocol):
-    """What an owner needs of the hall that holds it (``hall.Hall``)."""
+    """What an owner needs of the hall that holds it (``hall.Hall``; for an
+    owner run by its caller, ``local.LocalHall``)."""
 
-    # The process's writer of steps and presence.
-    journal: journal.Journal
+    @property
+    def journal(self) -> OwnersJournal:
+        """The process's writer of steps and presence."""
 
-    def spawn(self, coroutine: Coroutine) -> asyncio.Task:
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> object:
         """Run ``coroutine`` as a task of the hall's (stopped with it)."""
+
+    async def think(
+        self, bot: str, state: State, deal_actions: list[EngineAction]
+    ) -> Thought:
+        """A practice bot's move (``thinking.practice_move``)."""
 
     def game_over(self, owner: GameOwner) -> None:
         """The game ended: the lease is given up, the sockets still answered."""
@@ -95,7 +141,7 @@ class GameOwner:
         self.sockets: dict[str, Attached] = {}
         self.presence = Presence(self, self._grace_over)
         self.alarm = Alarm(self._alarm_rang)
-        self.ending: dict | None = None
+        self.ending: dict[str, Any] | None = None
         self.gone = False
 
     @property
@@ -115,20 +161,23 @@ class GameOwner:
         self._arm()
         await self._presence_changed()
 
-    async def attach(self, key: str, sink, audience: int | None, since) -> None:
+    async def attach(
+        self, key: str, sink: Sink, audience: int | None, since: int | None
+    ) -> None:
         self.sockets[key] = Attached(sink, audience)
-        shown = audience is not None and self.live.status == PLAYING
+        # The seat shown its hand, if the game is being played.
+        shown = audience if self.live.status == PLAYING else None
         grace_left = None
-        if shown:
-            grace_left = self.presence.grace_left(audience)
-            self.presence.back(audience)
+        if shown is not None:
+            grace_left = self.presence.grace_left(shown)
+            self.presence.back(shown)
         await sink.send_text(broadcast.encode(self.sync(audience, since)))
         if grace_left is not None:
             # Back within the grace: the seat was kept; the player is told
             # they were away and how much of the grace was left.
             await sink.send_text(broadcast.back_text(grace_left))
-        if shown:
-            await self.presence.shown(audience)
+        if shown is not None:
+            await self.presence.shown(shown)
         await self._presence_changed()
 
     async def detach(self, key: str) -> None:
@@ -201,55 +250,24 @@ class GameOwner:
                 # owner read the game after it (it took the game over since).
                 if version is None or self.live.version < version:
                     await self.reload()
-            case Action(seat=seat, id=client_id, version=version, action=action):
-                await self._player_command(
-                    attached,
-                    client_id,
-                    lambda live, moved_at: live.decide_play(
-                        seat,
-                        action,
-                        expected_version=version,
-                        client_id=client_id,
-                        now=moved_at,
-                        lag=settings.PULKA_MOVE_LAG_SECONDS,
-                    ),
-                )
-            case Resign(seat=seat, id=message_id):
-                await self._player_command(
-                    attached,
-                    message_id,
-                    lambda live, moved_at: live.decide_resign(
-                        seat, cause=PLAYER, now=moved_at
-                    ),
-                )
+            case Action() | Resign() | Abort():
+                await self._player_command(attached, command)
             case Rejoin(seat=seat, id=message_id):
                 await self._rejoin(attached, seat, message_id)
-            case Abort(seat=seat, id=message_id):
-                await self._player_command(
-                    attached,
-                    message_id,
-                    lambda live, moved_at: live.decide_abort(seat, moved_at),
-                )
             case _:
                 assert_never(command)
 
     async def _player_command(
-        self,
-        attached: Attached | None,
-        message_id: str | None,
-        decide: Callable[[LiveGame, datetime], Step],
+        self, attached: Attached | None, command: StepCommand
     ) -> None:
-        """Decide a player's step (``decide``, under the lock, on the game
-        as it is then) and apply it; the socket is answered with an ``ack``
-        or the refusal. The seat comes with the command (a spectator's never
-        gets here: ``commands.from_frame``)."""
+        """A player's step (``play``); the socket is answered with an
+        ``ack`` or the refusal. The seat comes with the command (a
+        spectator's never gets here: ``commands.from_frame``)."""
         if attached is None:
             return
-        moved_at = now()
+        message_id = command.id
         try:
-            async with self.lock:
-                step = decide(self.live, moved_at)
-                await self._apply(step)
+            answer = await self.play(command)
         except ApplicationError as error:
             await attached.sink.send_text(
                 broadcast.encode(
@@ -263,8 +281,25 @@ class GameOwner:
             )
             return
         await attached.sink.send_text(
-            broadcast.encode({"type": "ack", "id": message_id, **(step.answer or {})})
+            broadcast.encode({"type": "ack", "id": message_id, **answer.fields()})
         )
+
+    async def play(self, command: StepCommand) -> Answer:
+        """A player's step: decided on the game as it is once the lock is
+        taken, then made (``make``). What the player is answered; or the
+        refusal raised (an ``ApplicationError``), nothing changed."""
+        moved_at = now()
+        step = await self.make(lambda live: _decided(live, command, moved_at))
+        return step.answer
+
+    async def make(self, decide: Callable[[LiveGame], Step]) -> Step:
+        """Decide a step (``decide``, on the game as it is once the lock is
+        taken) and make it: write it, apply it, send it. The step; or the
+        refusal raised, nothing changed."""
+        async with self.lock:
+            step = decide(self.live)
+            await self._apply(step)
+        return step
 
     async def _rejoin(
         self, attached: Attached | None, seat: int, message_id: str | None
@@ -307,34 +342,49 @@ class GameOwner:
         self.alarm.set(due)
 
     def _alarm_rang(self) -> None:
-        self.hall.spawn(self._move_due(self.live.version))
+        self.hall.spawn(self._time_up(self.live.version))
 
-    async def _move_due(self, version: int) -> None:
+    async def _time_up(self, version: int) -> None:
+        """The alarm rang for the turn of ``version``."""
+        try:
+            if not await self.move_due(version, early=EARLY):
+                self._arm()  # moved by an outage meanwhile: not due yet
+        except Unavailable:
+            # The move is still due: try again once the database is back
+            # (the version fences a write that did get through).
+            self.alarm.set(now() + RETRY_UNSTORED)
+        except ApplicationError as error:
+            # Nobody to tell: the game moved elsewhere or is gone.
+            logger.info("no move due in game %s: %s", self.game_id, error)
+
+    async def move_due(
+        self,
+        version: int,
+        at: datetime | None = None,
+        early: timedelta = timedelta(0),
+    ) -> bool:
+        """Make the move due once the turn of ``version`` is out of time:
+        the bot's (a practice bot thinks, where the hall has it think), or
+        the autopilot's for a person out of time (``decide_automatic``).
+        ``at`` is when it is made (None: now, by the wall clock); ``early``
+        how long before the deadline that may be. False, nothing done, when
+        the game is over or moved on from ``version``, or the deadline is
+        still ahead; the refusal raised when the step was not made."""
         live = self.live
-        if live.status != PLAYING or live.version != version:
-            return
+        if live.version != version or not live.move_is_due(at or now(), early):
+            return False
         thought = None
         level = thinking.level_to_think(live)
         if level:
-            # Thought in another process, without the lock: a player may
-            # still resign meanwhile, and the version tells.
-            thought = await bot_pool.think(level, live.state, list(live.deal_actions))
+            # Thought without the lock: a player may still resign
+            # meanwhile, and the version tells.
+            thought = await self.hall.think(level, live.state, list(live.deal_actions))
         async with self.lock:
-            if live.status != PLAYING or live.version != version:
-                return
-            due_at = now()
-            if not live.move_is_due(due_at, EARLY):
-                self._arm()  # moved by an outage meanwhile: not due yet
-                return
-            try:
-                await self._apply(live.decide_automatic(due_at, thought))
-            except Unavailable:
-                # The move is still due: try again once the database is back
-                # (the version fences a write that did get through).
-                self.alarm.set(now() + RETRY_UNSTORED)
-            except ApplicationError as error:
-                # Nobody to tell: the game moved elsewhere or is gone.
-                logger.info("no move due in game %s: %s", live.game_id, error)
+            live, moved_at = self.live, at or now()
+            if live.version != version or not live.move_is_due(moved_at, early):
+                return False
+            await self._apply(live.decide_automatic(moved_at, thought))
+        return True
 
     # Applying
 
@@ -357,9 +407,7 @@ class GameOwner:
         except journal.Fenced:
             logger.warning("game %s was written elsewhere; reloading", live.game_id)
             await self.reload()
-            raise ApplicationError(
-                "the game moved on: here is where it stands", code="stale_version"
-            ) from None
+            raise StaleVersion("the game moved on: here is where it stands") from None
         except (DatabaseError, psycopg.Error) as error:
             # The database is unreachable or out of space. Without this the
             # error ended the mover's socket with no word of why. Nothing is
@@ -416,7 +464,7 @@ class GameOwner:
 
     # Sending
 
-    def sync(self, audience: int | None, since) -> dict:
+    def sync(self, audience: int | None, since: int | None) -> dict[str, Any]:
         return broadcast.sync_message(
             self.live,
             audience,
@@ -426,7 +474,7 @@ class GameOwner:
             self.ending,
         )
 
-    async def _send_each(self, texts: dict) -> None:
+    async def _send_each(self, texts: dict[int | None, str]) -> None:
         for attached in list(self.sockets.values()):
             await self._send(attached, texts[attached.audience])
 
@@ -444,3 +492,23 @@ class GameOwner:
         self.alarm.cancel()
         self.presence.stop()
         self.gone = True
+
+
+def _decided(live: LiveGame, command: StepCommand, moved_at: datetime) -> Step:
+    """The step a player's command makes of the game as it is."""
+    match command:
+        case Action(seat=seat, id=client_id, version=version, action=action):
+            return live.decide_play(
+                seat,
+                action,
+                expected_version=version,
+                client_id=client_id,
+                now=moved_at,
+                lag=settings.PULKA_MOVE_LAG_SECONDS,
+            )
+        case Resign(seat=seat):
+            return live.decide_resign(seat, cause=PLAYER, now=moved_at)
+        case Abort(seat=seat):
+            return live.decide_abort(seat, moved_at)
+        case _:
+            assert_never(command)

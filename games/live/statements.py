@@ -11,7 +11,7 @@ from datetime import datetime
 import orjson
 from psycopg.types.json import Jsonb
 
-from games.live.game import FINISHED, LiveGame, Step, timeouts_after
+from games.live.game import FINISHED, LiveGame, Step
 from games.models import DealRecord, Game, GameEvent, Seat, Table
 from joker.codec import state_to_json
 
@@ -45,7 +45,8 @@ def _dumps(value) -> bytes:
 
 
 def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
-    """What writing ``step`` to ``live`` (as it was before it) runs, in order."""
+    """What writing ``step`` to ``live`` (as it was before it) runs, in order:
+    the game's counters as the step leaves them (``Step.after``)."""
     out = []
     for event in step.events:
         values = [_value(column, getattr(event, column)) for column in EVENT_COLUMNS]
@@ -75,15 +76,15 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
                 ],
             )
         )
-    cards = sum(1 for e in step.events if e.kind == "action" and "card" in e.action)
+    after = step.after
     game = {
         "version": step.version,
         "deadline": step.deadline,
-        "cards_played": live.cards_played + cards,
-        "timeouts_in_a_row": jsonb(timeouts_after(live.timeouts, step.events)),
+        "cards_played": after.cards_played,
+        "timeouts_in_a_row": jsonb(after.timeouts),
     }
     if step.deal is not None:
-        game["commitments"] = jsonb([*live.commitments, step.deal["commitment"]])
+        game["commitments"] = jsonb(after.commitments)
     if step.save_state:
         game["state"] = jsonb(state_to_json(step.state))
         game["state_version"] = step.version

@@ -32,6 +32,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from joker.actions import Action
 from joker.bots import IsmctsBot
 from joker.bots.ismcts import LEVELS as BUDGETS
 
@@ -56,7 +57,7 @@ WAIT_ALLOWED_AT_LEAST = 0.1
 
 @dataclass(frozen=True)
 class Thought:
-    action: object
+    action: Action
     milliseconds: int  # thinking time, as the game's record keeps it
     budget_ms: int = 0  # the thinking budget the move was given
     # Given less than its level's budget, the bot processes being busy.

@@ -20,7 +20,7 @@ from coins import services as coins
 from common.errors import NotAllowed
 from demo.games import person_move
 from games import services
-from games.live.local import due_move, owner_of
+from games.live.local import Due, owner_of
 from games.models import Game, GameEvent
 from games.views.lobby import SEAT_REFUSALS
 from ratings.categories import preset
@@ -266,7 +266,7 @@ def play_out_with_timeouts(game: Game, user, runs_out) -> list[int]:
             turns.append(live.version)
             if runs_out(len(turns) - 1):
                 ran_out.append(len(turns) - 1)
-                return due_move(live, live.deadline + timedelta(seconds=1))
+                return Due(live.deadline + timedelta(seconds=1))
         return person_move(live, live.deadline - timedelta(seconds=1))
 
     with owner_of(game.pk) as table:

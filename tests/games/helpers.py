@@ -22,7 +22,7 @@ from django.test import Client
 from config.asgi import application
 from demo.games import person_move
 from games import selectors, services
-from games.live.local import due_move, owner_of
+from games.live.local import Due, owner_of
 from games.models import Game, GameEvent, Seat
 from joker import apply, new_game
 from joker.actions import action_from_json
@@ -144,7 +144,7 @@ def play_out(game_id: int, absent: frozenset = frozenset()) -> Game:
     def decide(live):
         seat = live.to_move
         if seat.played_by_bot or seat.user_id in absent:
-            return due_move(live, live.deadline + timedelta(seconds=1))
+            return Due(live.deadline + timedelta(seconds=1))
         return person_move(live, live.deadline - timedelta(seconds=1))
 
     with owner_of(game_id) as table:
@@ -156,7 +156,7 @@ def time_out_to_the_end(game_id: int) -> Game:
     """Play the game to its end, every move made by the timer at its
     deadline; returns the game reloaded."""
     with owner_of(game_id) as table:
-        table.play_out(lambda live: due_move(live, live.deadline))
+        table.play_out(lambda live: Due(live.deadline))
     return Game.objects.get(pk=game_id)
 
 

@@ -12,7 +12,6 @@ from coins.models import Entry
 from common.errors import ApplicationError
 from games import selectors, services, stakes
 from games.live import journal, loading
-from games.live.local import due_move
 from games.models import Game, Table
 from games.services.annul import game_annul
 from games.settlement import score_settlement
@@ -374,11 +373,11 @@ def test_writing_a_games_end_returns_what_its_final_snapshot_adds():
     game = score_game("japanese", stake=50, points_per_coin=1)
     users = users_by_seat(game)
     live = loading.load(game.pk)
-    step = due_move(live, live.deadline)
+    step = live.decide_automatic(live.deadline)
     while not step.ends_game:
         journal.write_sync(live, step)
         live.commit(step)
-        step = due_move(live, live.deadline)
+        step = live.decide_automatic(live.deadline)
 
     ending = journal.finish_sync(live, step)
 
