@@ -27,19 +27,14 @@ from games.models import Game
 class GameEnded:
     """A game stopped being played: ``finished`` when played to its end
     (its result is in), otherwise aborted (called off, nothing won).
-    ``game`` is the row as read in the end's transaction, its table
-    with it."""
+    ``game`` is the row as read in the end's transaction, its table with
+    it, for the subscribers there; the ones after the commit go by the
+    ids."""
 
-    game: Game
+    game_id: int
+    table_id: int
     finished: bool
-
-    @property
-    def game_id(self) -> int:
-        return self.game.pk
-
-    @property
-    def table_id(self) -> int:
-        return self.game.table_id
+    game: Game
 
 
 game_ended: Topic[GameEnded] = Topic("game ended")

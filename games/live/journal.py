@@ -254,5 +254,12 @@ def finish_sync(live: LiveGame, step: Step) -> dict[str, Any]:
             # Deleted meanwhile (the foreign keys are checked only at the
             # commit, so the write itself went through): nothing to finish.
             raise Gone(f"game {live.game_id} no longer exists")
-        game_ended.publish(GameEnded(game=game, finished=step.status == FINISHED))
+        game_ended.publish(
+            GameEnded(
+                game_id=live.game_id,
+                table_id=live.table_id,
+                finished=step.status == FINISHED,
+                game=game,
+            )
+        )
         return game_ending(game)
