@@ -5,8 +5,9 @@ leave it once: when the game ends, to the winners (a table settled by the
 pot) or to every player by score (a table settled by score, where the stake
 is each player's deposit: ``games.settlement``); or back to the players
 when it is aborted. Every movement has an idempotency key, and settlement
-runs in the same transaction as the move that ends the game, so it happens
-exactly once even if that path runs twice or a process dies half-way.
+runs in the same transaction as the move that ends the game (a subscriber
+to ``games.ended``), so it happens exactly once even if that path runs
+twice or a process dies half-way.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from accounts.locking import lock_players
 from coins import services as coins
 from coins.errors import InsufficientCoins
 from common.errors import ApplicationError, NotAllowed
+from games.ended import GameEnded
 from games.models import Game, Seat, Table
 from games.rated import rated_result
 from games.settlement import (
@@ -144,6 +146,15 @@ def stake_all(game: Game) -> None:
             raise NotAllowed(
                 f"{seat.display_name} no longer has the {table.stake} coins staked"
             ) from error
+
+
+def settle_ended(ended: GameEnded) -> None:
+    """Subscriber to ``games.ended``, in the end's transaction: a game
+    played to its end is settled and rated, an aborted one refunded."""
+    if ended.finished:
+        settle(ended.game)
+    else:
+        refund(ended.game)
 
 
 def settle(game: Game) -> None:

@@ -34,7 +34,8 @@ from rest_framework.views import APIView
 from common.api_errors import ErrorSerializer
 from common.pagination import Pagination
 from tournaments import selectors, services
-from tournaments.models import Entry, Format, Tournament
+from tournaments.formats.plugins import format_of
+from tournaments.models import Entry, Tournament
 from tournaments.serializers import (
     TournamentDetailSerializer,
     TournamentEntrySerializer,
@@ -51,13 +52,6 @@ from tournaments.serializers import (
 TOURNAMENT_ID = OpenApiParameter(
     "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="A tournament id."
 )
-
-TIEBREAKS = {
-    Format.SWISS: ["buchholz", "sonneborn_berger"],
-    Format.MULTITABLE: ["score"],
-    Format.KNOCKOUT: [],
-    Format.ARENA: ["performance"],
-}
 
 LIVE = [Tournament.Status.SCHEDULED, Tournament.Status.RUNNING]
 
@@ -133,7 +127,7 @@ class TournamentStandingsView(APIView):
         rows = selectors.standings_with_players(tournament)
         data = {
             "tournament": tournament,
-            "tiebreaks": TIEBREAKS[tournament.format],
+            "tiebreaks": list(format_of(tournament.format).tiebreak_keys),
             "rows": rows,
         }
         return Response(

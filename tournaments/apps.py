@@ -7,10 +7,15 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
 
-    def ready(self):
+    def ready(self) -> None:
         from coins.references import reference_namer_register
-        from tournaments import signals  # noqa: F401 - connects the receivers
+        from common.bus import AFTER_COMMIT
+        from games.ended import game_ended
         from tournaments.references import tournaments_named
+        from tournaments.subscribers import take_in_the_result
+
+        # A tournament game's end is taken in once it has committed.
+        game_ended.subscribe(take_in_the_result, when=AFTER_COMMIT)
 
         # The ledger names a tournament's pool through this.
         reference_namer_register("tournament", tournaments_named)

@@ -1,9 +1,9 @@
-"""The tournament formats, and which of them suit which number of players
-at a table.
+"""The tournament formats, and the statuses of tournaments and entries.
 
-Below the models: the checks of a tournament's settings
-(``tournaments.validation``) need these too, and the models run those
-checks, so neither may import the other for them.
+Below the models and the formats: what each format does is its plug-in
+(``tournaments.formats.plugins``), which reads the statuses, and the checks
+of a tournament's settings (``tournaments.validation``) need the formats
+too; the models run those checks, so none of them may import the models.
 """
 
 from __future__ import annotations
@@ -19,6 +19,20 @@ class Format(models.TextChoices):
     ARENA = "arena", _("Arena")
 
 
-# Which formats suit which number of players at a table.
-TWO_PLAYER_FORMATS = {Format.SWISS, Format.KNOCKOUT, Format.ARENA}
-FOUR_PLAYER_FORMATS = {Format.MULTITABLE}
+class TournamentStatus(models.TextChoices):
+    """``Tournament.Status``."""
+
+    SCHEDULED = "scheduled", _("Registration open")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class EntryStatus(models.TextChoices):
+    """``Entry.Status``."""
+
+    REGISTERED = "registered", _("Registered")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+    PLAYING = "playing", _("Playing")
+    ELIMINATED = "eliminated", _("Knocked out")
+    DROPPED = "dropped", _("Withdrawn for missing a round")

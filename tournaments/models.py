@@ -3,8 +3,9 @@
 A tournament is set up by staff (or created by a ``Schedule``), takes
 registrations until it starts, then plays rounds. Each round is a set of
 boards: a board is one live table (``games.Table``) with its seats, or a bye.
-Standings are not stored: they are computed from the boards' results by the
-pure functions of ``tournaments.formats`` (``tournaments.standings``). All
+Standings are not stored: they are computed from the boards' results by
+each format's plug-in (``tournaments.formats.plugins``, through
+``tournaments.standings``). All
 changes go through ``tournaments.services``.
 """
 
@@ -20,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from joker.rules import JAPANESE_TARGETS
 from ratings.categories import CATEGORIES, category_of, preset
-from tournaments.choices import Format
+from tournaments.choices import EntryStatus, Format, TournamentStatus
+from tournaments.formats.plugins import format_of
 from tournaments.validation import check_settings
 
 TOURNAMENT_CATEGORIES = [
@@ -164,11 +166,7 @@ class Schedule(TournamentSettings):
 
 
 class Tournament(TournamentSettings):
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", _("Registration open")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
-        CANCELLED = "cancelled", _("Cancelled")
+    Status = TournamentStatus
 
     starts_at = models.DateTimeField(_("starts at"), db_index=True)
     status = models.CharField(
@@ -222,7 +220,7 @@ class Tournament(TournamentSettings):
     def ends_at(self):
         """Arena: when pairing stops (None before the start, or another
         format)."""
-        if self.format != Format.ARENA or self.started_at is None:
+        if not format_of(self.format).continuous or self.started_at is None:
             return None
         return self.started_at + timedelta(minutes=self.duration_minutes)
 
@@ -230,12 +228,7 @@ class Tournament(TournamentSettings):
 class Entry(models.Model):
     """A player's place in a tournament, from registration to final place."""
 
-    class Status(models.TextChoices):
-        REGISTERED = "registered", _("Registered")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
-        PLAYING = "playing", _("Playing")
-        ELIMINATED = "eliminated", _("Knocked out")
-        DROPPED = "dropped", _("Withdrawn for missing a round")
+    Status = EntryStatus
 
     tournament = models.ForeignKey(
         Tournament,

@@ -17,7 +17,8 @@ from django.db.models.functions import Coalesce
 from coins import services as coins
 from coins.models import Account
 from games.models import Game
-from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
+from tournaments.formats.plugins import format_of
+from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
 from tournaments.standings import Row, standings
 
 # Only what the pairings show of each game: never its state (the cards).
@@ -150,6 +151,12 @@ class NextGame:
     playing: int = 0
     last: bool = False
 
+    @property
+    def continuous(self) -> bool:
+        """Its tournament pairs each player again once free (an arena),
+        rather than round by round."""
+        return format_of(self.tournament.format).continuous
+
 
 def next_after(table_id: int, user) -> NextGame | None:
     """For ``user``, what follows the game at ``table_id``; None when the
@@ -178,12 +185,13 @@ def next_after(table_id: int, user) -> NextGame | None:
         .order_by("-board__pk")
         .first()
     )
-    arena = tournament.format == Format.ARENA
+    # Played continuously, a player's game begins with its table, not a round.
+    continuous = format_of(tournament.format).continuous
     if seat is not None:
         round_ = seat.board.round
-        began = seat.board.table.created_at if arena else round_.started_at
+        began = seat.board.table.created_at if continuous else round_.started_at
         return NextGame(tournament, "seated", round_.number, seat.board.table_id, began)
-    if arena:
+    if continuous:
         return NextGame(tournament, "free")
     current = tournament.round_set.order_by("-number").first()
     playing = Board.objects.filter(

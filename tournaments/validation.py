@@ -7,8 +7,9 @@ imports the models: a settings object is read by its fields alone."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
-from tournaments.choices import FOUR_PLAYER_FORMATS, TWO_PLAYER_FORMATS, Format
+from tournaments.formats.plugins import FORMATS, formats_for
 
 
 def _percents_error(split) -> str | None:
@@ -34,31 +35,24 @@ def _points_error(points) -> str | None:
     return None
 
 
-def check_settings(settings) -> dict[str, str]:
+def check_settings(settings: Any) -> dict[str, str]:
     """Field name -> what is wrong, for a tournament or a schedule."""
     errors: dict[str, str] = {}
     per_table = settings.players_per_table if settings.category else None
-    if per_table == 2 and settings.format not in TWO_PLAYER_FORMATS:
+    if per_table == 2 and settings.format not in formats_for(2):
         errors["format"] = "Japanese Joker is played Swiss, knockout or arena"
-    if per_table == 4 and settings.format not in FOUR_PLAYER_FORMATS:
+    if per_table == 4 and settings.format not in formats_for(4):
         errors["format"] = "Joker is played at tables of four"
     if settings.min_players and settings.max_players:
         if settings.min_players > settings.max_players:
             errors["max_players"] = "at least the minimum"
-    if settings.format == Format.MULTITABLE and settings.final_table:
-        if (settings.rounds or 0) < 2:
-            errors["rounds"] = "a final table needs at least one round before it"
-        if (settings.min_players or 0) < 4:
-            errors["min_players"] = "a final table needs at least four players"
     if (problem := _percents_error(settings.prize_split)) is not None:
         errors["prize_split"] = problem
     if (problem := _points_error(settings.points_for_places)) is not None:
         errors["points_for_places"] = problem
-    if (
-        settings.format == Format.ARENA
-        and not 1 <= (settings.duration_minutes or 0) <= 600
-    ):
-        errors["duration_minutes"] = "between 1 and 600 minutes"
+    plugin = FORMATS.get(settings.format)
+    if plugin is not None:
+        errors |= plugin.check_settings(settings)
     if not 5 <= (settings.turn_seconds or 0) <= 600:
         errors["turn_seconds"] = "between 5 and 600 seconds"
     return errors

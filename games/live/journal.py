@@ -12,8 +12,9 @@ The unique ``(game, version)`` of the events fences the writers: a step
 written on a version another process has already written fails as a whole
 with ``Fenced``, and its writer does not own the game.
 
-A step that ends the game is written with its settlement (coins, ratings)
-in one Django transaction (``finish_sync``), so both happen exactly once.
+A step that ends the game is written in one Django transaction with the
+game's end published (``finish_sync``): what its subscribers settle there
+(coins, ratings) commits with the step, so both happen exactly once.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from typing import Any
 
 import psycopg
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
 
-from games import signals
+from games.ended import GameEnded, game_ended
 from games.live.game import (
     FINISHED,
     LiveGame,
@@ -238,14 +240,13 @@ def write_sync(live: LiveGame, step: Step) -> None:
         raise Fenced(str(error)) from error
 
 
-def finish_sync(live: LiveGame, step: Step) -> dict:
-    """Write the game's last step with what its end settles, in one
-    transaction: the stakes paid out (or refunded) and the ratings. Returns
-    what the game's last snapshot adds (``selectors.game_ending``), read in
-    that transaction: the deals revealed, and the coins won as the ledger
-    now holds them."""
-    from games import stakes
-
+def finish_sync(live: LiveGame, step: Step) -> dict[str, Any]:
+    """Write the game's last step and publish the game's end
+    (``games.ended``) in one transaction: what its subscribers settle in
+    the transaction (the stakes, the ratings) commits with the step, so it
+    happens exactly once. Returns what the game's last snapshot adds
+    (``selectors.game_ending``), read in that transaction: the deals
+    revealed, and the coins won as the ledger now holds them."""
     with transaction.atomic():
         write_sync(live, step)
         game = Game.objects.select_related("table").filter(pk=live.game_id).first()
@@ -253,14 +254,12 @@ def finish_sync(live: LiveGame, step: Step) -> dict:
             # Deleted meanwhile (the foreign keys are checked only at the
             # commit, so the write itself went through): nothing to finish.
             raise Gone(f"game {live.game_id} no longer exists")
-        if step.status == FINISHED:
-            stakes.settle(game)
-        else:
-            stakes.refund(game)
-        game_id, table_id = live.game_id, live.table_id
-        transaction.on_commit(
-            lambda: signals.game_ended.send(
-                sender=Game, game_id=game_id, table_id=table_id
+        game_ended.publish(
+            GameEnded(
+                game_id=live.game_id,
+                table_id=live.table_id,
+                finished=step.status == FINISHED,
+                game=game,
             )
         )
         return game_ending(game)

@@ -12,6 +12,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.ended import GameEnded
 from games.selectors import rematch_message
 
 logger = logging.getLogger(__name__)
@@ -26,8 +27,9 @@ def lobby_changed() -> None:
     )
 
 
-def lobby_on_game_end(sender, **kwargs) -> None:
-    """``games.signals.game_ended``: the lobby's list changed."""
+def lobby_on_game_end(ended: GameEnded) -> None:
+    """Subscriber to ``games.ended``, after the commit: the lobby's list
+    changed."""
     lobby_changed()
 
 

@@ -8,7 +8,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments import selectors
-from tournaments.models import Entry, Format, Tournament
+from tournaments.formats.plugins import format_of
+from tournaments.models import Entry, Tournament
 
 from .fields import (
     COIN_HELP,
@@ -140,7 +141,7 @@ class TournamentDetailSerializer(TournamentSerializer):
 
     def get_duration_minutes(self, tournament: Tournament) -> int | None:
         """Arena: how long players are paired; null in other formats."""
-        if tournament.format != Format.ARENA:
+        if not format_of(tournament.format).continuous:
             return None
         return tournament.duration_minutes
 

@@ -15,8 +15,10 @@ from django.utils import timezone
 
 from tournaments import notify
 from tournaments.formats import arena
-from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
-from tournaments.standings import arena_rows, finished_boards, last_opponents
+from tournaments.formats.plugins import continuous_formats, format_of
+from tournaments.formats.plugins.history import last_opponents
+from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
+from tournaments.standings import entries_taking_part, finished_boards
 
 from .absence import drop_absent
 from .boards import board_seat
@@ -63,9 +65,12 @@ def arena_pair_free_players(tournament: Tournament, round_: Round, now) -> list[
         ).values_list("entry_id", flat=True)
     )
     boards = finished_boards(tournament)
+    standings = format_of(tournament.format).standings(
+        tournament, boards, entries_taking_part(tournament)
+    )
     free = [
         row.entry
-        for row in arena_rows(tournament, boards)
+        for row in standings
         if row.entry.status == Entry.Status.PLAYING and row.entry.pk not in busy
     ]
     by_id = {entry.pk: entry for entry in free}
@@ -88,7 +93,7 @@ def arena_tick(*, now=None) -> int:
     (beat). Returns the arenas that changed."""
     now = now or timezone.now()
     running = Tournament.objects.filter(
-        format=Format.ARENA, status=Tournament.Status.RUNNING
+        format__in=continuous_formats(), status=Tournament.Status.RUNNING
     ).values_list("pk", flat=True)
     changed = 0
     for tournament_id in list(running):

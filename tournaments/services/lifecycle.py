@@ -6,8 +6,6 @@ back here."""
 
 from __future__ import annotations
 
-import math
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,7 +15,8 @@ from games.live.local import owner_of
 from ratings import elo
 from ratings.models import Rating
 from tournaments import notify
-from tournaments.models import Board, Entry, Format, Round, Tournament
+from tournaments.formats.plugins import format_of
+from tournaments.models import Board, Entry, Round, Tournament
 
 from .arena import arena_start
 from .locking import locked_tournament
@@ -95,10 +94,12 @@ def _begin(tournament: Tournament, entries: list[Entry], now) -> None:
     _seed(tournament, entries)
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
-    if tournament.format == Format.KNOCKOUT:
-        tournament.rounds = max(1, math.ceil(math.log2(len(entries))))
+    plugin = format_of(tournament.format)
+    rounds = plugin.rounds_at_start(len(entries))
+    if rounds is not None:
+        tournament.rounds = rounds
     tournament.save()
-    if tournament.format == Format.ARENA:
+    if plugin.continuous:
         arena_start(tournament, now)
     else:
         round_start(tournament, 1, now)

@@ -3,21 +3,18 @@ and moving on when every game of the round has ended."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, GameEvent
 from tournaments import notify
-from tournaments.formats import knockout, multitable, swiss
-from tournaments.models import Board, BoardSeat, Entry, Format, Round, Tournament
-from tournaments.standings import (
-    finished_boards,
-    multitable_rows,
-    played_pairs,
-    swiss_history,
-)
+from tournaments.formats.plugins import format_of
+from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
+from tournaments.standings import entries_taking_part, finished_boards
 
 from .absence import drop_absent
 from .arena import arena_take_result
@@ -26,32 +23,25 @@ from .finishing import tournament_finish
 from .locking import locked_tournament
 
 
-def round_start(tournament: Tournament, number: int, now) -> Round:
+def round_start(tournament: Tournament, number: int, now: datetime) -> Round:
     """Pair or seat round ``number`` and start its games (under the lock)."""
     in_play = list(
         tournament.entries.filter(status=Entry.Status.PLAYING)
         .select_related("user")
         .order_by("seed", "pk")
     )
-    boards = finished_boards(tournament)
-    is_final = (
-        tournament.format == Format.MULTITABLE
-        and tournament.final_table
-        and number == tournament.rounds
+    plan = format_of(tournament.format).plan_round(
+        tournament,
+        number,
+        in_play,
+        finished_boards(tournament),
+        entries_taking_part(tournament),
     )
-    score_groups = {}
-    if tournament.format == Format.SWISS:
-        groups, score_groups = _swiss_groups(in_play, boards)
-    elif tournament.format == Format.KNOCKOUT:
-        groups = _knockout_groups(tournament, in_play, number)
-    else:
-        groups = _multitable_groups(tournament, in_play, boards, is_final)
-
     round_ = Round.objects.create(
-        tournament=tournament, number=number, is_final_table=is_final
+        tournament=tournament, number=number, is_final_table=plan.is_final_table
     )
     by_id = {entry.pk: entry for entry in in_play}
-    for board_number, group in enumerate(groups, start=1):
+    for board_number, group in enumerate(plan.groups, start=1):
         players = [None if pk is None else by_id[pk] for pk in group]
         humans = [entry for entry in players if entry is not None]
         if len(humans) <= 1 and tournament.players_per_table == 2:
@@ -66,7 +56,7 @@ def round_start(tournament: Tournament, number: int, now) -> Round:
                 )
             continue
         board_seat(tournament, round_, board_number, players, now)
-    _note_score_groups(round_, score_groups)
+    _note_score_groups(round_, plan.score_groups)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     notify.changed_on_commit(tournament.pk, "round")
@@ -75,74 +65,15 @@ def round_start(tournament: Tournament, number: int, now) -> Round:
     return round_
 
 
-def _swiss_groups(in_play: list[Entry], boards: list[Board]) -> tuple[list, dict]:
-    """The round's boards (pairs, then the bye), and each player's points
-    before the round with the float the pairing gives them."""
-    results, byes = swiss_history(boards)
-    ids = [entry.pk for entry in in_play]
-    table = swiss.standings(results, byes, players=ids)
-    ranked = [(s.player, s.score) for s in table if s.player in set(ids)]
-    pairs, bye = swiss.pair_round(ranked, (played_pairs(boards), byes))
-    groups = [tuple(pair) for pair in pairs]
-    if bye is not None:
-        groups.append((bye,))
-    before = dict(ranked)
-    floated = swiss.floats(before, pairs, bye)
-    return groups, {
-        pk: (Decimal(score.numerator) / score.denominator, floated.get(pk, ""))
-        for pk, score in before.items()
-    }
-
-
-def _note_score_groups(round_: Round, score_groups: dict) -> None:
+def _note_score_groups(
+    round_: Round, score_groups: dict[int, tuple[Decimal, str]]
+) -> None:
     if not score_groups:
         return
     seats = list(BoardSeat.objects.filter(board__round=round_, entry__isnull=False))
     for seat in seats:
-        seat.points_before, seat.floated = score_groups[seat.entry_id]
+        seat.points_before, seat.floated = score_groups[cast(int, seat.entry_id)]
     BoardSeat.objects.bulk_update(seats, ["points_before", "floated"])
-
-
-def _knockout_groups(
-    tournament: Tournament, in_play: list[Entry], number: int
-) -> list[tuple]:
-    """The bracket's matches in order, each holding only the players still
-    in play: one player is a bye, none an empty slot (both withdrawn). The
-    board numbers keep the bracket, so every match stays in place."""
-    if number == 1:
-        matches = knockout.bracket([entry.pk for entry in in_play])
-    else:
-        previous = (
-            Board.objects.filter(round__tournament=tournament, round__number=number - 1)
-            .prefetch_related("seats__entry")
-            .order_by("number")
-        )
-        played, through = [], set()
-        for board in previous:
-            seats = list(board.seats.all())
-            ids = [s.entry_id for s in seats] + [None, None]
-            played.append((ids[0], ids[1]))
-            through |= {
-                s.entry_id for s in seats if s.entry.status != Entry.Status.ELIMINATED
-            }
-        matches = knockout.next_round(played, through)
-    playing = {entry.pk for entry in in_play}
-    return [tuple(p for p in match if p in playing) for match in matches]
-
-
-def _multitable_groups(
-    tournament: Tournament, in_play: list[Entry], boards: list[Board], is_final: bool
-) -> list[tuple]:
-    ids = {entry.pk for entry in in_play}
-    rows = multitable_rows(tournament, boards)
-    order = [row.entry.pk for row in rows if row.entry.pk in ids]
-    if is_final:
-        finalists = order[: multitable.TABLE_SIZE]
-        return [tuple(finalists) + (None,) * (multitable.TABLE_SIZE - len(finalists))]
-    tables = multitable.seat_round(order, played_pairs(boards))
-    return [
-        tuple(None if p is multitable.BOT else p for p in table) for table in tables
-    ]
 
 
 def board_take_result(*, board_id: int, now=None) -> bool:
@@ -168,7 +99,7 @@ def board_take_result(*, board_id: int, now=None) -> bool:
             return False
         _record(board, game)
         notify.changed_on_commit(tournament.pk, "result")
-        if tournament.format == Format.ARENA:
+        if format_of(tournament.format).continuous:
             arena_take_result(tournament, board, now)
         else:
             _advance_if_done(tournament, board.round, now)
@@ -206,43 +137,24 @@ def _advance_if_done(tournament: Tournament, round_: Round, now) -> None:
         round_start(tournament, round_.number + 1, now)
 
 
-def _close_round(tournament: Tournament, round_: Round, now) -> None:
-    """Round over: knocked-out players leave a knockout, and whoever missed
-    the whole round (made no move of their own) and is not on the site is
-    withdrawn."""
+def _close_round(tournament: Tournament, round_: Round, now: datetime) -> None:
+    """Round over: the players the format puts out leave (a knockout's
+    losers), and whoever missed the whole round (made no move of their own)
+    and is not on the site is withdrawn."""
     seats = list(
         BoardSeat.objects.filter(
             board__round=round_, entry__isnull=False
         ).select_related("entry", "board")
     )
-    if tournament.format == Format.KNOCKOUT:
-        for loser in _knockout_losers(seats):
-            Entry.objects.filter(pk=loser, status=Entry.Status.PLAYING).update(
-                status=Entry.Status.ELIMINATED
-            )
+    entries = [seat.entry for seat in seats if seat.entry is not None]
+    for loser in format_of(tournament.format).knocked_out(seats, entries):
+        Entry.objects.filter(pk=loser, status=Entry.Status.PLAYING).update(
+            status=Entry.Status.ELIMINATED
+        )
     drop_absent(seats)
     round_.status = Round.Status.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
-
-
-def _knockout_losers(seats: list[BoardSeat]) -> list[int]:
-    """Per two-player board, the entry that does not go through: the loser;
-    after a draw or a game called off, the lower seed."""
-    by_board: dict[int, list[BoardSeat]] = {}
-    for seat in seats:
-        by_board.setdefault(seat.board_id, []).append(seat)
-    losers = []
-    for pair in by_board.values():
-        if len(pair) != 2:
-            continue
-        winners = [s for s in pair if s.won]
-        if len(winners) == 1:
-            losers += [s.entry_id for s in pair if not s.won]
-        else:
-            lower = max(pair, key=lambda s: s.entry.seed or 0)
-            losers.append(lower.entry_id)
-    return losers
 
 
 def board_results_sweep(*, now=None) -> int:

@@ -16,13 +16,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from accounts.selectors import display_name
 from ratings.categories import CATEGORIES
 from tournaments import selectors
+from tournaments.formats.plugins import format_of
 from tournaments.formats.prizes import split_prizes
-from tournaments.models import (
-    TOURNAMENT_CATEGORIES,
-    Entry,
-    Format,
-    Tournament,
-)
+from tournaments.models import TOURNAMENT_CATEGORIES, Entry, Tournament
 from tournaments.standings import Row
 from tournaments.views.numbers import number
 from tournaments.views.rounds import round_views
@@ -35,71 +31,9 @@ NOTES = {
 }
 
 
-FORMAT_SENTENCES = {
-    Format.SWISS: gettext_lazy(
-        "Swiss: every round pairs players with the same or a similar score, "
-        "never the same two twice if it can be helped. A win scores 1 point, "
-        "a draw half a point, a bye 1 point; ties are broken by Buchholz "
-        "(the opponents' scores), then Sonneborn-Berger."
-    ),
-    Format.KNOCKOUT: gettext_lazy(
-        "Knockout: players are seeded by rating; the winner of each match goes "
-        "through and the loser is out, until one player is left."
-    ),
-    Format.MULTITABLE: gettext_lazy(
-        "Tables of four: every round seats players by their standings, four "
-        "to a table (bots fill the spare seats), and each place at a table "
-        "scores tournament points; ties are broken by the total game score."
-    ),
-    Format.ARENA: gettext_lazy(
-        "Arena: as soon as your game ends you are paired again with a free "
-        "player close to you in the standings (not your last opponent while "
-        "other games go on). A win scores 2 points, a draw 1; after two wins "
-        "in a row every game counts double until one is not won. Ties are "
-        "broken by the performance rating. A player who makes no move in a "
-        "whole game is out."
-    ),
-}
-
-
 def rules_of(tournament: Tournament) -> list[str]:
-    """The tournament's rules, a sentence each."""
-    rules = [str(FORMAT_SENTENCES[tournament.format])]
-    if tournament.format == Format.ARENA:
-        rules.append(
-            ngettext(
-                "Players are paired for %(minutes)d minute; games still being "
-                "played then finish and count.",
-                "Players are paired for %(minutes)d minutes; games still being "
-                "played then finish and count.",
-                tournament.duration_minutes,
-            )
-            % {"minutes": tournament.duration_minutes}
-        )
-    elif tournament.format == Format.KNOCKOUT and tournament.started_at is None:
-        # A knockout's rounds are counted at the start, from its field.
-        rules.append(_("The number of rounds depends on the number of players."))
-    else:
-        rules.append(
-            ngettext(
-                "It is played over %(rounds)d round.",
-                "It is played over %(rounds)d rounds.",
-                tournament.rounds,
-            )
-            % {"rounds": tournament.rounds}
-        )
-    if tournament.format == Format.MULTITABLE:
-        rules.append(
-            _("Places at a table score %(points)s points (1st, 2nd, 3rd, 4th).")
-            % {"points": ", ".join(str(p) for p in tournament.points_for_places)}
-        )
-        if tournament.final_table:
-            rules.append(
-                _(
-                    "The last round is a final table of the top four, which "
-                    "decides places 1 to 4."
-                )
-            )
+    """The tournament's rules, a sentence each: its format's first."""
+    rules = format_of(tournament.format).rules(tournament)
     profile, options = tournament.game_profile()
     if profile == "japanese":
         rules.append(
@@ -185,13 +119,7 @@ class StandingRow:
 
 
 def tiebreak_labels(tournament: Tournament) -> list[str]:
-    if tournament.format == Format.SWISS:
-        return [_("Buchholz"), _("Sonneborn-Berger")]
-    if tournament.format == Format.MULTITABLE:
-        return [_("Game score")]
-    if tournament.format == Format.ARENA:
-        return [_("Performance")]
-    return []
+    return format_of(tournament.format).tiebreak_labels()
 
 
 def _note(row: Row) -> str:
@@ -232,6 +160,7 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
     ``selectors.tournaments_counted``."""
     user = request.user
     now = timezone.now()
+    plugin = format_of(tournament.format)
     status = Tournament.Status
     started = tournament.started_at is not None
     your_entry = selectors.own_entry(tournament, user)
@@ -285,8 +214,8 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
         and registered_count >= tournament.max_players,
         "standings": standing_rows(tournament, user) if started else [],
         "tiebreak_labels": tiebreak_labels(tournament),
-        "show_points": tournament.format != Format.KNOCKOUT,
-        "is_arena": tournament.format == Format.ARENA,
+        "show_points": plugin.shows_points,
+        "continuous": plugin.continuous,
         "now": now,
         "games_playing": selectors.boards_playing(tournament),
         "rounds": round_views(tournament, user) if started else [],

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from accounts.selectors import display_name
 from games.models import Game
 from tournaments import selectors
-from tournaments.models import Board, Format, Round, Tournament
+from tournaments.formats.plugins import format_of
+from tournaments.models import Board, Round, Tournament
 from tournaments.views.numbers import number
 
 
@@ -122,22 +123,23 @@ def round_views(tournament: Tournament, user) -> list[RoundView]:
     # A cancelled tournament's unfinished games were called off: none to watch.
     live = tournament.status == Tournament.Status.RUNNING
     rounds = selectors.rounds_with_boards(tournament, newest_first=True)
+    plugin = format_of(tournament.format)
     # An arena's one round holds every game: the latest first.
-    latest_first = tournament.format == Format.ARENA
+    latest_first = plugin.continuous
     views = []
     for round_ in rounds:
         boards = [
             _board_view(board, user, live)
             for board in list(round_.boards.all())[:: -1 if latest_first else 1]
         ]
-        swiss = tournament.format == Format.SWISS
         views.append(
             RoundView(
                 number=round_.number,
                 playing=live and round_.status == Round.Status.PLAYING,
                 is_final_table=round_.is_final_table,
                 boards=boards,
-                has_score_groups=swiss and _mark_score_groups(boards),
+                has_score_groups=plugin.shows_score_groups
+                and _mark_score_groups(boards),
             )
         )
     return views
