@@ -1,10 +1,10 @@
 """Settings shared by every environment.
 
 Everything that differs between a laptop, CI and a deployment comes from the
-environment (see README.md). With no DATABASE_URL or REDIS_URL the project
-uses the embedded PostgreSQL and Redis of this checkout (config/embedded.py):
-real servers, started by `make run` and the test session, so every setup runs
-the code that production runs.
+environment (every variable: docs/settings.md). With no DATABASE_URL or
+REDIS_URL the project uses the embedded PostgreSQL and Redis of this checkout
+(config/embedded.py): real servers, started by `make run` and the test
+session, so every setup runs the code that production runs.
 """
 
 import os

@@ -6,7 +6,7 @@ the rules engine itself, step by step on the same deals.
 
 plays random games of every profile and, from their positions, compares
 until N card-play steps have been checked; it prints the count and exits 1
-at the first difference. ``tests/engine/test_core_matches_engine.py`` runs
+at the first difference. ``tests/joker/test_core_matches_engine.py`` runs
 the same comparisons on fewer deals.
 """
 

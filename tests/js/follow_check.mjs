@@ -1,4 +1,4 @@
-// Run by tests/engine/test_follow.py (not by node --test on its own): reads
+// Run by tests/joker/test_follow.py (not by node --test on its own): reads
 // cases of {before, steps, position, after} written from the engine, and
 // checks that following the steps from `before` gives `after`.
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // The replay page's stepping, checked on the engine's example records
-// (tests/engine/examples: NAME.record.json and, as "output" in
+// (tests/joker/examples: NAME.record.json and, as "output" in
 // NAME.expected.json, the result the server's replay gives, which is what the
 // page embeds beside the record).
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import { clampIndex, dealStepIndex, indexOfHash, positionHash } from "../../stat
 import { sheetAt } from "../../static/js/replay/sheet.js";
 import { dealerOf, openReplay, stateAt, totalsThrough } from "../../static/js/replay/steps.js";
 
-const EXAMPLES = new URL("../engine/examples/", import.meta.url);
+const EXAMPLES = new URL("../joker/examples/", import.meta.url);
 
 // The rules as the page's config gives them (games/views/table.py
 // _rules_json), for the profiles of the records used here.

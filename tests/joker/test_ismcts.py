@@ -18,8 +18,8 @@ from joker.bots.ismcts import _distinct_plays
 from joker.bots.results import Premiums
 from joker.shuffle import deal_cards
 from joker.state import PLAY
-from tests.engine.notation import mid_deal, token
-from tests.engine.test_bots import (
+from tests.joker.notation import mid_deal, token
+from tests.joker.test_bots import (
     PROFILE_IDS,
     PROFILES,
     autopilot_choice,

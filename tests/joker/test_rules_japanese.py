@@ -26,7 +26,7 @@ from joker import (
 from joker.scoring import japanese_points
 from joker.shuffle import deal_cards
 from joker.view import view
-from tests.engine.notation import (
+from tests.joker.notation import (
     columns_of,
     deal_from,
     legal,

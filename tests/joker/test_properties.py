@@ -34,7 +34,7 @@ from joker import (
 from joker.cards import DECK, JOKERS, TRUMP_CHOICES
 from joker.shuffle import deal_cards
 from joker.view import view
-from tests.engine.notation import pulka_outcome, table_score
+from tests.joker.notation import pulka_outcome, table_score
 
 CONFIGS = [
     ("georgian-club", {}),

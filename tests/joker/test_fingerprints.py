@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.engine.fingerprint import DATA, GAMES, OPTIONS, game_fingerprint
+from tests.joker.fingerprint import DATA, GAMES, OPTIONS, game_fingerprint
 
 RECORDED = json.loads(DATA.read_text())
 

@@ -24,7 +24,7 @@ from joker.bots.bitsample import (
 from joker.bots.rollout import DealSim
 from joker.cards import DECK, TRUMP_CHOICES
 from joker.state import PLAY, TRUMP
-from tests.engine.test_bots import PROFILE_IDS, PROFILES, autopilot_choice, walk
+from tests.joker.test_bots import PROFILE_IDS, PROFILES, autopilot_choice, walk
 
 
 def cards_of(mask: int) -> set[str]:

@@ -15,7 +15,7 @@ from joker.record import result_json
 from joker.scoring import deal_score, places, pulka_premiums
 from joker.shuffle import deal_cards
 from joker.state import DealResult
-from tests.engine.notation import (
+from tests.joker.notation import (
     CLASSIC,
     FOUR_PLAYER,
     deal_from,

@@ -19,7 +19,7 @@ from joker import (
 )
 from joker.shuffle import deal_cards
 from joker.view import view
-from tests.engine.notation import (
+from tests.joker.notation import (
     CLASSIC,
     FOUR_PLAYER,
     deal_from,

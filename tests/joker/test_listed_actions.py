@@ -14,7 +14,7 @@ import pytest
 from joker import EngineError, apply, legal_actions, make_rules, new_game
 from joker.shuffle import deal_cards
 from joker.state import DEAL
-from tests.engine.fingerprint import OPTIONS
+from tests.joker.fingerprint import OPTIONS
 
 GAMES = 4
 

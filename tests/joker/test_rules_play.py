@@ -19,7 +19,7 @@ from joker import (
     WrongSeat,
     apply,
 )
-from tests.engine.notation import (
+from tests.joker.notation import (
     FOUR_PLAYER,
     legal,
     mid_deal,

@@ -17,7 +17,7 @@ from joker.cards import (
     suit_of,
 )
 from joker.shuffle import deal_cards, draw_first_dealer
-from tests.engine.notation import ALL_PROFILES, CLASSIC, FOUR_PLAYER, cards, start_at
+from tests.joker.notation import ALL_PROFILES, CLASSIC, FOUR_PLAYER, cards, start_at
 
 # --- 1. Deck ---------------------------------------------------------------
 

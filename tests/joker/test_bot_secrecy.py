@@ -32,7 +32,7 @@ from joker.cards import DECK
 from joker.shuffle import deal_cards
 from joker.state import BID, DEAL, OVER, PLAY, TRUMP
 from joker.view import view
-from tests.engine.test_bots import PROFILE_IDS, PROFILES
+from tests.joker.test_bots import PROFILE_IDS, PROFILES
 
 # Positions of each kind taken from a game, shuffles tried on each, and
 # the shuffles drawn to find one the deal's public actions allow.

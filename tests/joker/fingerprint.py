@@ -1,6 +1,6 @@
 """Fingerprints of seeded random games: a hash of every state along the way.
 
-``tests/engine/data/fingerprints.json`` holds fingerprints of the states
+``tests/joker/data/fingerprints.json`` holds fingerprints of the states
 the engine produced before its fast paths were written; ``test_fingerprints``
 asserts that the engine still produces exactly the same states. (They were
 first taken over a ``json.dumps`` encoding; the engine still matched them
@@ -8,7 +8,7 @@ state for state when they were taken again over orjson's, three times
 quicker to hash.) To record them again (only when the rules themselves
 change on purpose)::
 
-    python -m tests.engine.fingerprint
+    python -m tests.joker.fingerprint
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from joker import (
 from joker.record import RecordError, record_json, replay, result_json
 from joker.replay import main as replay_command
 from joker.shuffle import deal_cards
-from tests.engine.notation import smallest
+from tests.joker.notation import smallest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
