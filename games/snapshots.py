@@ -15,9 +15,8 @@ from datetime import datetime
 
 from django.conf import settings
 
+from games.statuses import PLAYING
 from joker.view import view
-
-PLAYING = "playing"
 
 
 def seat_json(

@@ -49,7 +49,7 @@ def world():
     """A player with a ledger (a refund, a tournament's pool), a casual table
     of bots waiting in the lobby, a finished game and a tournament."""
     player = UserFactory()
-    coins.coins_welcome(player)
+    coins.wallet_of(player)
     coins.escrow_stake(user=player, ref="t-1", amount=10, key="stake-1")
     coins.escrow_refund(ref="t-1", key_prefix="refund-1")
     coins.escrow_stake(

@@ -82,13 +82,9 @@ def coins_grant(
     )
 
 
-def coins_welcome(user) -> Entry:
-    """The starting coins of a new player, granted once (key "welcome:<id>").
-    ``wallet_of`` calls it when it creates the wallet."""
-    return _welcome(wallet_of(user))
-
-
 def _welcome(wallet: Account) -> Entry:
+    """The starting coins of a new player, granted once (key "welcome:<id>"),
+    by ``wallet_of`` as it creates the wallet."""
     return ledger_transfer(
         debit=mint_account(),
         credit=wallet,

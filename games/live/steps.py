@@ -18,13 +18,15 @@ from datetime import datetime
 from typing import Any
 
 from games import fairness
+from games.statuses import ABORTED as ABORTED
+from games.statuses import FINISHED as FINISHED
+from games.statuses import PLAYING
 from joker import apply
 from joker.actions import Action, Deal
 from joker.events import describe
 from joker.shuffle import deal_cards
 from joker.state import State
 
-PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
 PLAYER, BOT, TIMEOUT, DISCONNECT = "player", "bot", "timeout", "disconnect"
 
 

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import statuses
 from games.models.tables import Table
 from joker import apply
 from joker.actions import Deal, action_from_json
@@ -28,10 +29,10 @@ class Game(models.Model):
     """
 
     class Status(models.TextChoices):
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Finished")
-        ABORTED = "aborted", _("Aborted")
-        ANNULLED = "annulled", _("Annulled")
+        PLAYING = statuses.PLAYING, _("Playing")
+        FINISHED = statuses.FINISHED, _("Finished")
+        ABORTED = statuses.ABORTED, _("Aborted")
+        ANNULLED = statuses.ANNULLED, _("Annulled")
 
     # Hold hidden cards: no admin page filters, searches or sorts by them
     # (config.admin), and a game's page shows them only once it is over.

@@ -10,6 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name
+from games import statuses
 from games.settlement import DEFAULT_POINTS_PER_COIN, POINTS_PER_COIN_CHOICES
 from joker import make_rules
 from joker.rules import PROFILE_NAMES
@@ -26,9 +27,9 @@ class Table(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Finished")
-        ABORTED = "aborted", _("Aborted")
+        PLAYING = statuses.PLAYING, _("Playing")
+        FINISHED = statuses.FINISHED, _("Finished")
+        ABORTED = statuses.ABORTED, _("Aborted")
 
     class Settlement(models.TextChoices):
         POT = "pot", _("The winners take the pot")
