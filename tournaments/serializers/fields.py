@@ -10,7 +10,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from tournaments.models import TOURNAMENT_CATEGORIES, Entry, Format, Round, Tournament
+from tournaments.choices import Format
+from tournaments.models import TOURNAMENT_CATEGORIES, Entry, Round, Tournament
 
 STATUS_HELP = (
     "scheduled (registration open until the start), running, finished or cancelled."
