@@ -1,6 +1,6 @@
 """Reads of the ratings app: leaderboards, ranks, players and their rating
 history. The games a player played are the games' to read
-(``games.selectors.player_recent_games``)."""
+(``games.recent_games.player_recent_games``)."""
 
 from __future__ import annotations
 

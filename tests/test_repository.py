@@ -18,11 +18,9 @@ MAX_LINES = 400
 # Modules over the limit for now, each with the reason it is not split yet.
 # Each must still be over it: one brought under comes off the list.
 OVER_THE_LIMIT = {
-    "games/live/owner.py": "a game's owner, being reworked with the live play",
-    "games/live/game.py": "a live game's rules of play, being reworked with the "
-    "live play",
-    "matchmaking/services.py": "quick play's services, being reworked",
-    "games/selectors.py": "holds the snapshot and sync readers, being reworked",
+    "games/live/owner.py": "live play is being reworked; split with that work",
+    "games/live/game.py": "live play is being reworked; split with that work",
+    "matchmaking/services.py": "quick play is being reworked; split with that work",
 }
 
 

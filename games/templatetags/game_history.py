@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from games import selectors
 from games.forms import PROFILE_LABELS
+from games.recent_games import RecentGame, player_recent_games
 from ratings.categories import CATEGORIES
 
 register = template.Library()
@@ -18,13 +18,13 @@ RECENT_GAMES = 10
 def recent_games(context, player):
     """The last games ``player`` finished, with the rating each moved; the
     viewer sees their own private games too."""
-    games = selectors.player_recent_games(
+    games = player_recent_games(
         player, viewer=context["request"].user, limit=RECENT_GAMES
     )
     return {"recent": [(game, _game_label(game)) for game in games]}
 
 
-def _game_label(game: selectors.RecentGame) -> str:
+def _game_label(game: RecentGame) -> str:
     if game.category is not None:
         return CATEGORIES[game.category].label
     return PROFILE_LABELS.get(game.profile, game.profile)

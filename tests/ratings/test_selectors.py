@@ -5,8 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts import services as account_services
-from games import selectors as game_selectors
 from games.rated import rated_result
+from games.recent_games import player_recent_games
 from ratings import selectors, services
 from ratings.models import Rating
 from tests.factories import UserFactory
@@ -114,7 +114,7 @@ def test_recent_games_with_their_rating_changes():
     services.rating_apply_game(rated_result(rated_game.pk))
     unrated = resigned_match([a, b], loser=0, ranked=False)
 
-    games = game_selectors.player_recent_games(a, viewer=b)
+    games = player_recent_games(a, viewer=b)
 
     assert [g.game_id for g in games] == [unrated.pk, rated_game.pk]
     assert (games[0].category, games[0].place, games[0].delta) == (None, 2, None)
@@ -127,6 +127,6 @@ def test_private_games_are_listed_to_the_player_only():
     game = resigned_match([a, b])
     game.table.is_private = True
     game.table.save()
-    assert game_selectors.player_recent_games(a, viewer=a)[0].private
-    assert game_selectors.player_recent_games(a, viewer=b) == []
-    assert game_selectors.player_recent_games(a) == []
+    assert player_recent_games(a, viewer=a)[0].private
+    assert player_recent_games(a, viewer=b) == []
+    assert player_recent_games(a) == []
