@@ -18,7 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = sorted(
-    [ROOT / "README.md", ROOT / "joker" / "README.md", ROOT / "docker" / "README.md"]
+    [ROOT / "README.md"]
+    + [ROOT / folder / "README.md" for folder in ("joker", "docker", "benchmarks")]
     + list((ROOT / "docs").glob("*.md"))
 )
 DOCUMENT_IDS = [str(path.relative_to(ROOT)) for path in DOCUMENTS]
