@@ -77,7 +77,7 @@ def joker_choices(
 
 
 def playable_cards(
-    available: Sequence[str], trick: tuple[Play, ...], trump: str
+    available: Sequence[str], trick: Sequence[Play], trump: str
 ) -> list[str]:
     """The ordinary (non-joker) cards a player may put on this trick.
 
@@ -110,7 +110,7 @@ def playable_cards(
 
 
 def may_play(
-    card: str, available: Sequence[str], trick: tuple[Play, ...], trump: str
+    card: str, available: Sequence[str], trick: Sequence[Play], trump: str
 ) -> bool:
     """Whether the ordinary ``card`` may go on this trick: the same rule as
     ``playable_cards``, answered for one card without building the list."""
