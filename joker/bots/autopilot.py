@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import cast
 
-from ..actions import Action, Bid, NameTrump, PlayCard
+from ..actions import Bid, Choice, NameTrump, PlayCard
 from ..cards import NO_TRUMP, SUITS, is_joker, rank_of
 from ..game import legal_actions
 from ..state import BID, PLAY, TRUMP, State
@@ -40,7 +40,7 @@ SIDE_KING_NO_TRUMP = 0.45
 LONG_TRUMP = 0.4  # for every trump beyond the third
 
 
-def autopilot_action(state: State) -> Action:
+def autopilot_action(state: State) -> Choice:
     """The automatic move of ``state.turn``: legal, deterministic, sensible."""
     actions = legal_actions(state)
     if not actions:
