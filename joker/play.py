@@ -199,7 +199,7 @@ def finish_deal(state: State) -> State:
     else:
         pulka = rules.pulka_of(state.deal_index)
         # Every seat has bid by the end of the deal: no bid is None.
-        bids = cast(tuple[int, ...], state.bids)
+        bids = cast("tuple[int, ...]", state.bids)
         scores = tuple(
             [
                 deal_score(rules, bid, took, n, pulka)

@@ -146,7 +146,7 @@ def _deal_from_json(rules: Rules, data: object) -> Deal:
                 raise BadRecord("each seat's columns must be a list")
             seats.append(tuple(tuple(_card_list(col, "a column")) for col in own))
         # Each column a pair of cards: applying the deal checks it (BadDeal).
-        pairs = cast(tuple[tuple[tuple[str, str], ...], ...], tuple(seats))
+        pairs = cast("tuple[tuple[tuple[str, str], ...], ...]", tuple(seats))
         return Deal(hands, None, pairs)
     turned = data.get("turned")
     if turned is not None and not isinstance(turned, str):

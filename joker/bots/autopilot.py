@@ -51,16 +51,16 @@ def autopilot_action(state: State) -> Choice:
     if state.phase == TRUMP:
         visible = state.hands[seat][:CARDS_SEEN_BEFORE_TRUMP]
         named = choose_trump(visible)
-        return next(a for a in cast(list[NameTrump], actions) if a.trump == named)
+        return next(a for a in cast("list[NameTrump]", actions) if a.trump == named)
     trump = state.trump
     assert trump is not None  # named or turned before bidding and play
     if state.phase == BID:
-        bids = [action.bid for action in cast(list[Bid], actions)]
+        bids = [action.bid for action in cast("list[Bid]", actions)]
         bid = choose_bid(state.hands[seat], trump, state.cards_each, bids)
         return Bid(seat, bid)
     if state.phase == PLAY:
         want = wants_tricks(state.rules.is_japanese, state.bids, state.tricks, seat)
-        return choose_play(cast(list[PlayCard], actions), state.trick, trump, want)
+        return choose_play(cast("list[PlayCard]", actions), state.trick, trump, want)
     raise ValueError(f"no move in phase {state.phase!r}")  # pragma: no cover
 
 

@@ -116,7 +116,7 @@ def check_card_play(state: State, rng: random.Random) -> int:
             "legal plays (engine)",
             sorted(legal),
             # Card play: the legal actions are cards.
-            sorted(map(play_code, cast(list[PlayCard], legal_actions(state)))),
+            sorted(map(play_code, cast("list[PlayCard]", legal_actions(state)))),
         )
         same("turn", core.turn, state.turn)
         move = core.autopilot_move()
@@ -202,7 +202,7 @@ def check_sampler(
             deal.bids = sampler.all_bids(deal)
             core.all_bids(state.dealer)
     elif state.phase == BID:
-        bid = rng.choice(cast(list[Bid], legal_actions(state))).bid
+        bid = rng.choice(cast("list[Bid]", legal_actions(state))).bid
         deal.bids = sampler.bids_after(deal, seat, bid)
         core.bids_after(list(state.bids), seat, bid, state.dealer)
     if not state.rules.is_japanese:  # no bids there
@@ -302,7 +302,7 @@ def engine_solve(state: State, scorers: Scorers) -> list[float]:
         return scorers(SimpleNamespace(bids=list(last.bids), tricks=list(last.tricks)))
     seat = _turn(state)
     codes = BitDeal.from_state(state).legal()
-    move = cast(PlayCard, autopilot.autopilot_action(state))  # card play
+    move = cast("PlayCard", autopilot.autopilot_action(state))  # card play
     first = codes.index(play_code(move))
     codes[0], codes[first] = codes[first], codes[0]
     results = (

@@ -145,9 +145,9 @@ class IsmctsBot:
             action = search.trump()
         elif state.phase == BID:
             # legal_actions lists the phase's own kind of action.
-            action = search.bid(cast(list[Bid], actions))
+            action = search.bid(cast("list[Bid]", actions))
         elif state.phase == PLAY:
-            action = search.card(cast(list[PlayCard], actions))
+            action = search.card(cast("list[PlayCard]", actions))
         else:  # pragma: no cover
             raise ValueError(f"no move in phase {state.phase!r}")
         self.thinking.append(self.timer() - start)

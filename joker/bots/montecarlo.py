@@ -177,7 +177,7 @@ class MonteCarloBot:
 
         def score(bids: Sequence[int | None], tricks: Sequence[int]) -> float:
             # Every seat has bid once the deal is played out.
-            made = cast(Sequence[int], bids)
+            made = cast("Sequence[int]", bids)
             value = 0.0
             for s in side:
                 points = deal_score(rules, made[s], tricks[s], n, pulka)

@@ -66,7 +66,7 @@ class Scorers:
         scale = self.scale
         if self.premiums is not None:
             # Every seat has bid once the deal is played out.
-            values = self.premiums(cast(Sequence[int], bids), tricks)
+            values = self.premiums(cast("Sequence[int]", bids), tricks)
             share = OPPONENT_WEIGHT / (len(values) - 1)
             total = sum(values)
             return [(value - share * (total - value)) / scale for value in values]
