@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 
 from .cards import is_card, is_joker
 from .errors import BadRecord
+from .jsontypes import JsonObject
 
 JOKER_MODES = ("take", "give", "high", "low", "nominal")
 
@@ -58,7 +60,9 @@ class Deal:
 
 
 Action = NameTrump | Bid | PlayCard | Resign | Rejoin
-KIND_OF = {
+# The actions a seat chooses from on its turn, as ``legal_actions`` lists them.
+Choice = NameTrump | Bid | PlayCard
+KIND_OF: dict[type[Action], str] = {
     NameTrump: "trump",
     Bid: "bid",
     PlayCard: "card",
@@ -117,7 +121,14 @@ def action_from_json(data: object) -> Action:
     return _card_from_json(seat, value, data.get("mode"), data.get("suit"), data)
 
 
-def _card_from_json(seat, card, mode, suit, data) -> PlayCard:
+def _card_from_json(
+    seat: int,
+    card: object,
+    # As the record gives them: checked below to be strings when present.
+    mode: str | None,
+    suit: str | None,
+    data: JsonObject,
+) -> PlayCard:
     if not isinstance(card, str):
         raise BadRecord("'card' must be a string")
     for key in ("mode", "suit"):
@@ -131,9 +142,9 @@ def _card_from_json(seat, card, mode, suit, data) -> PlayCard:
     return PlayCard(seat, card, mode, suit)
 
 
-def action_to_json(action: Action) -> dict:
+def action_to_json(action: Action) -> JsonObject:
     if isinstance(action, PlayCard):
-        data = {"seat": action.seat, "card": action.card}
+        data: JsonObject = {"seat": action.seat, "card": action.card}
         if action.mode is not None:
             data["mode"] = action.mode
         if action.suit is not None:
@@ -148,7 +159,7 @@ def action_to_json(action: Action) -> dict:
     return {"seat": action.seat, "trump": action.trump}
 
 
-def offer_to_json(action: Action) -> dict:
+def offer_to_json(action: Action) -> JsonObject:
     """A legal choice as a live client sends it back: the action without
     its seat (``{"trump": "H"}``, ``{"bid": 2}``, ``{"card": "QS"}``)."""
     data = action_to_json(action)
@@ -156,7 +167,15 @@ def offer_to_json(action: Action) -> dict:
     return data
 
 
-def choice_to_json(action: Action):
+@overload
+def choice_to_json(action: PlayCard) -> JsonObject: ...
+@overload
+def choice_to_json(action: Bid) -> int: ...
+@overload
+def choice_to_json(action: NameTrump) -> str: ...
+@overload
+def choice_to_json(action: Choice) -> JsonObject | int | str: ...
+def choice_to_json(action: Choice) -> JsonObject | int | str:
     """A legal choice as a record lists it in ``next.legal`` (RECORD.md):
     bids and trumps as bare values, cards as card actions without seat."""
     if isinstance(action, PlayCard):

@@ -14,7 +14,9 @@ _BIDS = tuple(tuple(Bid(seat, n) for n in range(10)) for seat in range(4))
 
 
 def trump_actions(state: State) -> list[NameTrump]:
-    return list(_TRUMPS[state.turn])
+    seat = state.turn
+    assert seat is not None  # a seat names trump on its turn
+    return list(_TRUMPS[seat])
 
 
 def check_trump(state: State, action: NameTrump) -> None:
@@ -42,7 +44,9 @@ def forbidden_bid(state: State) -> int | None:
 def bid_actions(state: State) -> list[Bid]:
     forbidden = forbidden_bid(state)
     # _BIDS[seat][n] is the bid of n, so the bids from 0 to n are a slice.
-    bids = list(_BIDS[state.turn][: state.cards_each + 1])
+    seat = state.turn
+    assert seat is not None  # a seat bids on its turn
+    bids = list(_BIDS[seat][: state.cards_each + 1])
     if forbidden is not None and 0 <= forbidden < len(bids):
         del bids[forbidden]
     return bids

@@ -7,6 +7,8 @@ A card is its code string everywhere: rank ``6 7 8 9 T J Q K A`` plus suit
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 SUITS = ("S", "H", "D", "C")
 RANKS = ("6", "7", "8", "9", "T", "J", "Q", "K", "A")
 JOKERS = ("X1", "X2")
@@ -72,7 +74,7 @@ def sort_key(card: str) -> tuple[int, int]:
 _SORT_KEYS = {card: sort_key(card) for card in DECK}
 
 
-def sorted_cards(cards) -> list[str]:
+def sorted_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=_SORT_KEYS.__getitem__)
 
 

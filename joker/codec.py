@@ -6,7 +6,10 @@ never sent to a client (``view`` is for that).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .actions import PlayCard
+from .jsontypes import JsonObject
 from .rules import make_rules
 from .scoring import PulkaResult
 from .state import DealResult, State
@@ -14,7 +17,7 @@ from .state import DealResult, State
 _TUPLE_FIELDS = ("bids", "tricks", "trick_winners", "totals", "left", "places")
 
 
-def state_to_json(state: State) -> dict:
+def state_to_json(state: State) -> JsonObject:
     return {
         "profile": state.rules.profile,
         "options": dict(state.rules.options),
@@ -37,7 +40,7 @@ def state_to_json(state: State) -> dict:
     }
 
 
-def state_from_json(data: dict) -> State:
+def state_from_json(data: JsonObject) -> State:
     return State(
         rules=make_rules(data["profile"], data["options"]),
         first_dealer=data["first_dealer"],
@@ -61,7 +64,7 @@ def state_from_json(data: dict) -> State:
     )
 
 
-def _deal_to_json(deal: DealResult) -> list:
+def _deal_to_json(deal: DealResult) -> list[object]:
     return [
         deal.dealer,
         deal.cards,
@@ -73,7 +76,7 @@ def _deal_to_json(deal: DealResult) -> list:
     ]
 
 
-def _deal_from_json(data: list) -> DealResult:
+def _deal_from_json(data: list[Any]) -> DealResult:
     dealer, cards, trump, bids, tricks, winners, scores = data
     return DealResult(
         dealer, cards, trump, tuple(bids), tuple(tricks), tuple(winners), tuple(scores)

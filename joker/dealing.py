@@ -25,7 +25,9 @@ def apply_deal(state: State, deal: Deal) -> State:
     trump = None
     phase = TRUMP
     if not rules.trump_is_named(state.deal_index):
-        trump = NO_TRUMP if is_joker(deal.turned) else suit_of(deal.turned)
+        turned = deal.turned
+        assert turned is not None  # checked above: a card fixes trump
+        trump = NO_TRUMP if is_joker(turned) else suit_of(turned)
         phase = BID
     return evolve(
         state,
@@ -45,7 +47,7 @@ def apply_deal(state: State, deal: Deal) -> State:
     )
 
 
-def _check_cards(cards: list) -> None:
+def _check_cards(cards: list[str]) -> None:
     # The common case in one step: distinct cards, all of the deck. Only a
     # wrong deal goes through them one by one to say what is wrong.
     try:
@@ -54,7 +56,7 @@ def _check_cards(cards: list) -> None:
         distinct = set()
     if len(distinct) == len(cards) and distinct <= _DECK_SET:
         return
-    seen = set()
+    seen: set[str] = set()
     for card in cards:
         if not is_card(card):
             raise BadDeal(f"unknown card code {card!r}")

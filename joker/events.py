@@ -7,11 +7,21 @@ described (a deal event says only which deal began and the face-up card).
 
 from __future__ import annotations
 
-from .actions import Bid, Deal, NameTrump, PlayCard, Rejoin, Resign, choice_to_json
+from .actions import (
+    Action,
+    Bid,
+    Deal,
+    NameTrump,
+    PlayCard,
+    Rejoin,
+    Resign,
+    choice_to_json,
+)
+from .jsontypes import JsonObject
 from .state import OVER, State
 
 
-def describe(before: State, action, after: State) -> list[dict]:
+def describe(before: State, action: Action | Deal, after: State) -> list[JsonObject]:
     """The public events of one applied action, in order."""
     if isinstance(action, Deal):
         return [
@@ -25,6 +35,7 @@ def describe(before: State, action, after: State) -> list[dict]:
             }
         ]
     seat = action.seat
+    events: list[JsonObject]
     if isinstance(action, NameTrump):
         events = [{"type": "trump", "seat": seat, "trump": action.trump}]
     elif isinstance(action, Bid):
@@ -50,14 +61,14 @@ def describe(before: State, action, after: State) -> list[dict]:
     return events
 
 
-def _trick_events(before: State, action: PlayCard, after: State) -> list[dict]:
+def _trick_events(before: State, action: PlayCard, after: State) -> list[JsonObject]:
     if len(before.trick) + 1 < before.players:
         return []
     trick = before.trick + (action,)
     finished_deal = len(after.deals) > len(before.deals)
     # A finished deal's trick winners move into its result.
     winners = after.deals[-1].trick_winners if finished_deal else after.trick_winners
-    events = []
+    events: list[JsonObject] = []
     events.append(
         {
             "type": "trick",

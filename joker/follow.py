@@ -9,11 +9,15 @@ page's script (static/js/game/follow.js) does the same, step for step.
 
 from __future__ import annotations
 
+from .jsontypes import JsonObject
+
 # The fields of a view that only mean something while a deal is played.
-_DEAL_FIELDS = {"dealer": None, "cards": None, "tricks": []}
+_DEAL_FIELDS: JsonObject = {"dealer": None, "cards": None, "tricks": []}
 
 
-def follow(view: dict, steps: list[dict], position: dict) -> dict:
+def follow(
+    view: JsonObject, steps: list[JsonObject], position: JsonObject
+) -> JsonObject:
     """The view after ``steps`` (each ``{"version", "events"}``), ending at
     ``position``."""
     out = {**view, "bids": list(view["bids"]), "tricks": list(view["tricks"])}
@@ -32,7 +36,7 @@ def follow(view: dict, steps: list[dict], position: dict) -> dict:
     return out
 
 
-def _apply(view: dict, event: dict) -> None:
+def _apply(view: JsonObject, event: JsonObject) -> None:
     kind = event["type"]
     if kind == "deal":
         players = view["players"]
@@ -68,5 +72,5 @@ def _apply(view: dict, event: dict) -> None:
         view["places"] = event["places"]
 
 
-def _without_type(event: dict) -> dict:
+def _without_type(event: JsonObject) -> JsonObject:
     return {key: value for key, value in event.items() if key != "type"}

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from .actions import Action, Bid, Deal, NameTrump, PlayCard, Rejoin, Resign, kind_of
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+from .actions import (
+    Action,
+    Bid,
+    Choice,
+    Deal,
+    NameTrump,
+    PlayCard,
+    Rejoin,
+    Resign,
+    kind_of,
+)
 from .bidding import (
     bid_actions,
     check_bid,
@@ -17,8 +30,16 @@ from .play import card_actions, check_card, end_game, play_card
 from .state import BID, DEAL, OVER, PLAY, TRUMP, State, evolve
 
 # Each phase: the action it is due, its legal actions, the check of one such
-# action (raising IllegalAction) and the move to the next state.
-_PHASES = {
+# action (raising IllegalAction) and the move to the next state. The check
+# and the move take the phase's own kind of action, which the dict cannot tie
+# to its phase: they are typed as taking any, and only ever get that kind.
+_Phase: TypeAlias = tuple[
+    type[Choice],
+    Callable[[State], list[Any]],
+    Callable[[State, Any], None],
+    Callable[[State, Any], State],
+]
+_PHASES: dict[str, _Phase] = {
     TRUMP: (NameTrump, trump_actions, check_trump, name_trump),
     BID: (Bid, bid_actions, check_bid, make_bid),
     PLAY: (PlayCard, card_actions, check_card, play_card),
@@ -29,10 +50,10 @@ _PHASES = {
 # an immutable value, so that action is known to be legal and ``apply`` makes
 # the move without checking it again. Any other action is checked in full.
 # Only speed depends on this: ``apply`` returns the same state either way.
-_listed: tuple[State | None, tuple[Action, ...]] = (None, ())
+_listed: tuple[State | None, tuple[Choice, ...]] = (None, ())
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State) -> list[Choice]:
     """Every legal action of the seat to move; empty between deals and after."""
     global _listed
     phase = _PHASES.get(state.phase)

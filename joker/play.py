@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from operator import add, itemgetter
+from typing import cast
 
 from .actions import PlayCard
 from .cards import DECK, JOKER_SET, JOKERS, SUIT_NAMES, SUITS, is_card
@@ -37,6 +38,9 @@ def available_cards(state: State, seat: int) -> tuple[str, ...]:
 
 def card_actions(state: State) -> list[PlayCard]:
     seat = state.turn
+    trump = state.trump
+    # Cards are played by the seat on turn, under the deal's trump.
+    assert seat is not None and trump is not None
     # available_cards(state, seat), inline: this runs before every card.
     available = state.hands[seat]
     if state.columns and state.trick_winners:
@@ -48,8 +52,8 @@ def card_actions(state: State) -> list[PlayCard]:
         # which playable_cards would answer after a second look for jokers.
         if not trick:
             return list(map(play_of, available))
-        return list(map(play_of, playable_cards(available, trick, state.trump)))
-    actions = list(map(play_of, playable_cards(available, trick, state.trump)))
+        return list(map(play_of, playable_cards(available, trick, trump)))
+    actions = list(map(play_of, playable_cards(available, trick, trump)))
     rules = state.rules
     leading = not trick
     for card in JOKERS:
@@ -74,9 +78,9 @@ def play_card(state: State, action: PlayCard) -> State:
         # than slicing around it.
         rest = list(hand)
         rest.remove(card)
-        hands = list(hands)
-        hands[seat] = tuple(rest)
-        fields["hands"] = tuple(hands)
+        new_hands = list(hands)
+        new_hands[seat] = tuple(rest)
+        fields["hands"] = tuple(new_hands)
     else:
         fields["hands"], fields["columns"] = _take_face_up(state, seat, card)
     trick = state.trick + (action,)
@@ -86,7 +90,9 @@ def play_card(state: State, action: PlayCard) -> State:
         fields["trick"] = trick
         fields["turn"] = (seat + 1) % players
         return from_fields(fields)
-    winner = trick_winner(trick, state.trump)
+    trump = state.trump
+    assert trump is not None  # cards are played under the deal's trump
+    winner = trick_winner(trick, trump)
     tricks = list(state.tricks)
     tricks[winner] += 1
     trick_winners = state.trick_winners + (winner,)
@@ -103,6 +109,8 @@ def play_card(state: State, action: PlayCard) -> State:
 
 def check_card(state: State, action: PlayCard) -> None:
     seat, card = action.seat, action.card
+    trump = state.trump
+    assert trump is not None  # cards are played under the deal's trump
     available = available_cards(state, seat)
     if card not in available:
         raise IllegalAction(_why_not_available(state, seat, card))
@@ -111,8 +119,8 @@ def check_card(state: State, action: PlayCard) -> None:
         return
     if action.mode is not None or action.suit is not None:
         raise IllegalAction(f"{card} is not a joker: it has no mode or suit")
-    if not may_play(card, available, state.trick, state.trump):
-        allowed = playable_cards(available, state.trick, state.trump)
+    if not may_play(card, available, state.trick, trump):
+        allowed = playable_cards(available, state.trick, trump)
         raise IllegalAction(_why_not_allowed(state, seat, allowed))
 
 
@@ -157,13 +165,15 @@ def _check_joker_mode(state: State, action: PlayCard) -> None:
         raise IllegalAction(f"a joker played {action.mode} names no suit")
 
 
-def _take_face_up(state: State, seat: int, card: str):
+def _take_face_up(
+    state: State, seat: int, card: str
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[tuple[str, str], ...], ...]]:
     """Hands and columns after a face-up card is played (Japanese Joker): the
     face-down card below it goes to the hand."""
     own = state.columns[seat]
     at = list(map(_face_up, own)).index(card)
     rest = own[:at] + own[at + 1 :]
-    freed = (own[at][0],)
+    freed: tuple[str, ...] = (own[at][0],)
     if len(rest) == 1:
         # A player never keeps a single column: the table clears into the hand.
         freed += rest[0]
@@ -180,12 +190,16 @@ def finish_deal(state: State) -> State:
     rules = state.rules
     n = state.cards_each
     tricks = state.tricks
+    trump = state.trump
+    assert trump is not None  # a deal ends once its cards are played
+    bids: tuple[int, ...]
     if rules.is_japanese:
         scores = tuple(japanese_points(tricks))
         bids = ()
     else:
         pulka = rules.pulka_of(state.deal_index)
-        bids = state.bids
+        # Every seat has bid by the end of the deal: no bid is None.
+        bids = cast("tuple[int, ...]", state.bids)
         scores = tuple(
             [
                 deal_score(rules, bid, took, n, pulka)
@@ -193,7 +207,7 @@ def finish_deal(state: State) -> State:
             ]
         )
     result = DealResult(
-        state.dealer, n, state.trump, bids, tricks, state.trick_winners, scores
+        state.dealer, n, trump, bids, tricks, state.trick_winners, scores
     )
     # Both have a number per seat: map stops at the end of both.
     totals = tuple(map(add, state.totals, scores))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeAlias, cast
 
-from .actions import Deal, action_from_json, action_to_json, choice_to_json
+from .actions import Action, Deal, action_from_json, action_to_json, choice_to_json
 from .errors import BadDeal, BadRecord, EngineError, WrongAction
 from .game import apply, legal_actions
+from .jsontypes import JsonObject
 from .rules import Rules, make_rules
 from .state import DEAL, OVER, State, new_game
 
@@ -14,6 +17,9 @@ from .state import DEAL, OVER, State, new_game
 # deal's commitment and salt, see the site's games/fairness.py): it says
 # nothing about the rules, so a replay reads past it.
 RECORD_KEYS = {"profile", "options", "deals", "fairness"}
+
+# A game's history: each deal's cards and the actions played in it.
+History: TypeAlias = list[tuple[Deal, list[Action]]]
 
 
 class RecordError(EngineError):
@@ -23,14 +29,16 @@ class RecordError(EngineError):
     that refuses any bad input by catching ``EngineError`` (or
     ``ValueError``) refuses a bad record the same way."""
 
-    def __init__(self, error: EngineError, deal: int | None, action: int | None):
+    def __init__(
+        self, error: EngineError, deal: int | None, action: int | None
+    ) -> None:
         super().__init__(str(error))
         self.error = error
         self.code = error.code
         self.deal = deal
         self.action = action
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "error": {
                 "deal": self.deal,
@@ -46,10 +54,10 @@ class Replay:
     """The outcome of replaying a record: the final state and its history."""
 
     state: State
-    history: list = field(default_factory=list)  # [(Deal, [actions])]
+    history: History = field(default_factory=list)
 
 
-def replay(record: dict) -> Replay:
+def replay(record: JsonObject) -> Replay:
     """Replay a record, checking every action; raise ``RecordError``."""
     state = _start(record)
     deals = record["deals"]
@@ -64,7 +72,7 @@ def replay(record: dict) -> Replay:
             state = apply(state, deal)
         except EngineError as error:
             raise RecordError(error, index, None) from error
-        played = []
+        played: list[Action] = []
         result.history.append((deal, played))
         for number, action_data in enumerate(deal_data["actions"]):
             try:
@@ -77,7 +85,7 @@ def replay(record: dict) -> Replay:
     return result
 
 
-def _start(record: dict) -> State:
+def _start(record: JsonObject) -> State:
     try:
         rules = make_rules(record.get("profile"), record.get("options"))
         seat_key = "first_declarer" if rules.is_japanese else "first_dealer"
@@ -94,7 +102,7 @@ def _start(record: dict) -> State:
     return new_game(rules, first)
 
 
-def _card_list(value, what: str) -> list:
+def _card_list(value: object, what: str) -> list[str]:
     if not isinstance(value, list):
         raise BadRecord(f"{what} must be a list")
     for card in value:
@@ -137,17 +145,19 @@ def _deal_from_json(rules: Rules, data: object) -> Deal:
             if not isinstance(own, list):
                 raise BadRecord("each seat's columns must be a list")
             seats.append(tuple(tuple(_card_list(col, "a column")) for col in own))
-        return Deal(hands, None, tuple(seats))
+        # Each column a pair of cards: applying the deal checks it (BadDeal).
+        pairs = cast("tuple[tuple[tuple[str, str], ...], ...]", tuple(seats))
+        return Deal(hands, None, pairs)
     turned = data.get("turned")
     if turned is not None and not isinstance(turned, str):
         raise BadRecord("'turned' must be a card code or null")
     return Deal(hands, turned)
 
 
-def result_json(state: State) -> dict:
+def result_json(state: State) -> JsonObject:
     """The replay result of RECORD.md for a state."""
     rules = state.rules
-    out = {
+    out: JsonObject = {
         "profile": rules.profile,
         "complete": state.phase == OVER,
         "deals": [deal.to_json(rules) for deal in state.deals],
@@ -168,10 +178,14 @@ def result_json(state: State) -> dict:
     return out
 
 
-def next_json(state: State) -> dict:
+def next_json(state: State) -> JsonObject:
     if state.phase == DEAL:
         who = "declarer" if state.rules.is_japanese else "dealer"
-        nxt = {"action": "deal", "deal": state.deal_index, who: state.dealer}
+        nxt: JsonObject = {
+            "action": "deal",
+            "deal": state.deal_index,
+            who: state.dealer,
+        }
         if not state.rules.is_japanese:
             nxt["cards"] = state.cards_each
         return nxt
@@ -182,12 +196,14 @@ def next_json(state: State) -> dict:
     }
 
 
-def record_json(rules: Rules, first_dealer: int, history) -> dict:
+def record_json(
+    rules: Rules, first_dealer: int, history: Iterable[tuple[Deal, list[Action]]]
+) -> JsonObject:
     """Write a game's history as a record that ``replay`` reads back."""
     seat_key = "first_declarer" if rules.is_japanese else "first_dealer"
     deals = []
     for deal, actions in history:
-        item = {"hands": [list(hand) for hand in deal.hands]}
+        item: JsonObject = {"hands": [list(hand) for hand in deal.hands]}
         if rules.is_japanese:
             item["columns"] = [[list(col) for col in own] for own in deal.columns]
         elif deal.turned is not None:

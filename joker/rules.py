@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .errors import BadRecord
+from .jsontypes import JsonObject
+
+T = TypeVar("T")
 
 CLASSIC_SCHEDULE = (
     1,
@@ -55,7 +60,7 @@ class Rules:
 
     profile: str
     players: int
-    options: dict = field(hash=False, compare=False)
+    options: JsonObject = field(hash=False, compare=False)
     # 4-player game: cards per player in each deal, and deals per pulka.
     schedule: tuple[int, ...] = ()
     pulka_sizes: tuple[int, ...] = ()
@@ -106,8 +111,15 @@ class Rules:
         return self.cards_in_deal(deal_index) == 9 and not self.nine_card_turned
 
 
-def _choice(options, key, allowed, default, aliases=None):
-    value = options.pop(key, default)
+def _choice(
+    options: JsonObject,
+    key: str,
+    allowed: Container[T],
+    default: T,
+    aliases: Mapping[object, T] | None = None,
+) -> T:
+    # Declared as the default's type, which the exact check below makes it.
+    value: T = options.pop(key, default)
     # Exact types only: JSON true is not 1 and 1.0 is not 1 in a record.
     if aliases and type(value) in (int, str) and value in aliases:
         value = aliases[value]
@@ -131,7 +143,7 @@ def make_rules(profile: object, options: object = None) -> Rules:
     return rules
 
 
-def _georgian_club(opts: dict) -> Rules:
+def _georgian_club(opts: JsonObject) -> Rules:
     schedule = _choice(opts, "schedule", ("classic", "nines"), "classic")
     hisht = _choice(
         opts, "hisht_penalty", HISHT_CHOICES, "200", aliases={200: "200", 500: "500"}
@@ -156,7 +168,7 @@ def _georgian_club(opts: dict) -> Rules:
     )
 
 
-def _georgian_tvaladze(opts: dict) -> Rules:
+def _georgian_tvaladze(opts: JsonObject) -> Rules:
     return Rules(
         profile="georgian-tvaladze",
         players=4,
@@ -169,7 +181,7 @@ def _georgian_tvaladze(opts: dict) -> Rules:
     )
 
 
-def _live_games(opts: dict) -> Rules:
+def _live_games(opts: JsonObject) -> Rules:
     scoring = _choice(opts, "scoring", ("online", *HOME_SCORINGS), "online")
     return Rules(
         profile="live-games",
@@ -184,8 +196,8 @@ def _live_games(opts: dict) -> Rules:
     )
 
 
-def _japanese(opts: dict) -> Rules:
-    aliases = {str(t): t for t in JAPANESE_TARGETS}
+def _japanese(opts: JsonObject) -> Rules:
+    aliases: dict[object, int] = {str(t): t for t in JAPANESE_TARGETS}
     target = _choice(opts, "target", JAPANESE_TARGETS, 21, aliases=aliases)
     return Rules(
         profile="japanese",

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from .jsontypes import JsonObject
 from .rules import Rules
+
+if TYPE_CHECKING:  # the state holds pulka results: no import at run time
+    from .state import DealResult
 
 
 def deal_score(rules: Rules, bid: int, took: int, cards: int, pulka: int) -> int:
@@ -49,7 +55,7 @@ class PulkaResult:
     bonus: tuple[int, ...]
     deduction: tuple[int, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "pulka": self.pulka,
             "premium": list(self.premium),
@@ -58,7 +64,9 @@ class PulkaResult:
         }
 
 
-def pulka_premiums(rules: Rules, pulka: int, deals) -> PulkaResult:
+def pulka_premiums(
+    rules: Rules, pulka: int, deals: Sequence[DealResult]
+) -> PulkaResult:
     """Premiums at the end of pulka ``pulka`` (0-based) from its deal results."""
     seats = range(rules.players)
     premium = tuple(all(d.tricks[s] == d.bids[s] for d in deals) for s in seats)
@@ -85,7 +93,11 @@ def _deducted_seats(rules: Rules, premium: tuple[bool, ...]) -> set[int]:
     return {seat for seat, on in enumerate(premium) if not on}
 
 
-def places(totals, left, teams=None) -> list[int]:
+def places(
+    totals: Sequence[int],
+    left: Collection[int],
+    teams: Sequence[int] | None = None,
+) -> list[int]:
     """Competition ranking, 1 = best; every leaver's side ranks below the rest.
 
     ``teams`` maps a seat to its side (pairs); sides are ranked by their summed
@@ -99,13 +111,13 @@ def places(totals, left, teams=None) -> list[int]:
         side_total[side[seat]] += totals[seat]
         side_left[side[seat]] |= seat in left
 
-    def key(seat):
+    def key(seat: int) -> tuple[bool, int]:
         return (side_left[side[seat]], -side_total[side[seat]])
 
     return [1 + sum(key(other) < key(seat) for other in seats) for seat in seats]
 
 
-def japanese_points(tricks) -> list[int]:
+def japanese_points(tricks: Sequence[int]) -> list[int]:
     """The deal winner scores the difference in tricks; 9-9 scores nothing."""
     a, b = tricks
     return [max(a - b, 0), max(b - a, 0)]

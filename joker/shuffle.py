@@ -35,7 +35,10 @@ def deal_from_deck(state: State, deck: list[str]) -> Deal:
     rules = state.rules
     if rules.is_japanese:
         # Three cards each, then five more into each hand, then the columns.
-        hands = (tuple(deck[0:3] + deck[6:11]), tuple(deck[3:6] + deck[11:16]))
+        hands: tuple[tuple[str, ...], ...] = (
+            tuple(deck[0:3] + deck[6:11]),
+            tuple(deck[3:6] + deck[11:16]),
+        )
         rest = deck[16:]
         columns = (
             tuple([(rest[i], rest[i + 1]) for i in range(0, 10, 2)]),

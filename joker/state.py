@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .actions import PlayCard
+from .jsontypes import JsonObject
 from .rules import Rules
+from .scoring import PulkaResult
 
 # Phases. DEAL means the next deal's cards are due (also before the first).
-DEAL = "deal"
-TRUMP = "trump"
-BID = "bid"
-PLAY = "card"
-OVER = "over"
+DEAL: Final = "deal"
+TRUMP: Final = "trump"
+BID: Final = "bid"
+PLAY: Final = "card"
+OVER: Final = "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,7 @@ class DealResult:
     trick_winners: tuple[int, ...]
     scores: tuple[int, ...]  # deal scores, or the Japanese points
 
-    def to_json(self, rules: Rules) -> dict:
+    def to_json(self, rules: Rules) -> JsonObject:
         if rules.is_japanese:
             return {
                 "declarer": self.dealer,
@@ -74,7 +77,7 @@ class State:
     trick: tuple[PlayCard, ...] = ()
     leader: int = 0
     deals: tuple[DealResult, ...] = ()
-    pulkas: tuple = ()
+    pulkas: tuple[PulkaResult, ...] = ()
     totals: tuple[int, ...] = ()
     left: tuple[int, ...] = ()
     places: tuple[int, ...] = ()
@@ -102,7 +105,7 @@ class State:
         return [seat for seat, place in enumerate(self.places) if place == 1]
 
 
-def evolve(state: State, **changes) -> State:
+def evolve(state: State, **changes: object) -> State:
     """A copy of ``state`` with some fields changed.
 
     Does what ``dataclasses.replace`` does for this frozen class, without
@@ -126,7 +129,7 @@ def evolve(state: State, **changes) -> State:
     return new
 
 
-def fields_of(state: State) -> dict:
+def fields_of(state: State) -> dict[str, object]:
     """A copy of the state's fields by name, to change and pass to
     ``from_fields``: ``evolve`` in two steps, for the moves made most often.
     Setting fields one by one in the copy costs less there than ``evolve``'s
@@ -134,7 +137,7 @@ def fields_of(state: State) -> dict:
     return state.__dict__.copy()
 
 
-def from_fields(fields: dict) -> State:
+def from_fields(fields: dict[str, object]) -> State:
     """The state with these fields (a changed copy from ``fields_of``)."""
     new = _new_object(State)
     _set_fields(new, fields)

@@ -7,6 +7,7 @@ available) comes in as arguments.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from .actions import PlayCard as Play
@@ -34,6 +35,7 @@ def effective(play: Play) -> tuple[str, int] | None:
     if not is_joker(card):
         return card[1], rank_of(card)
     if play.mode == "give":
+        assert play.suit is not None  # a joker led give names its suit
         return play.suit, -1
     if play.mode == "nominal":
         return suit_of(JOKER_NOMINAL[card]), 0
@@ -47,12 +49,17 @@ def demanded_suit(lead: Play) -> str:
         return lead.card[1]
     if mode == "nominal":
         return suit_of(JOKER_NOMINAL[lead.card])
+    assert lead.suit is not None  # a joker led take or give names its suit
     return lead.suit
 
 
 @cache
 def joker_choices(
-    seat: int, card: str, leading: bool, lead_modes, answer_modes
+    seat: int,
+    card: str,
+    leading: bool,
+    lead_modes: tuple[str, ...],
+    answer_modes: tuple[str, ...],
 ) -> tuple[Play, ...]:
     """Every way ``seat`` may play a joker on the lead or in answer.
 
@@ -60,7 +67,7 @@ def joker_choices(
     """
     if not leading:
         return tuple(Play(seat, card, mode) for mode in answer_modes)
-    choices = []
+    choices: list[Play] = []
     for mode in lead_modes:
         if mode == "nominal":
             choices.append(Play(seat, card, mode))
@@ -69,7 +76,9 @@ def joker_choices(
     return tuple(choices)
 
 
-def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
+def playable_cards(
+    available: Sequence[str], trick: Sequence[Play], trump: str
+) -> list[str]:
     """The ordinary (non-joker) cards a player may put on this trick.
 
     Jokers are always allowed and are not included here. A joker is never a
@@ -100,7 +109,9 @@ def playable_cards(available, trick: tuple[Play, ...], trump: str) -> list[str]:
     return [card for card in available if card not in JOKER_SET]
 
 
-def may_play(card: str, available, trick: tuple[Play, ...], trump: str) -> bool:
+def may_play(
+    card: str, available: Sequence[str], trick: Sequence[Play], trump: str
+) -> bool:
     """Whether the ordinary ``card`` may go on this trick: the same rule as
     ``playable_cards``, answered for one card without building the list."""
     if not trick:
@@ -153,11 +164,14 @@ def _joker_trick_winner(trick: tuple[Play, ...], trump: str) -> int:
         return lead.seat
     if best_trump is not None:
         return best_trump.seat
-    return _highest_of(trick, demanded_suit(lead)).seat
+    highest = _highest_of(trick, demanded_suit(lead))
+    assert highest is not None  # the lead itself is of the suit it demands
+    return highest.seat
 
 
 def _highest_of(trick: tuple[Play, ...], suit: str) -> Play | None:
-    best, best_rank = None, -2
+    best: Play | None = None
+    best_rank = -2
     for play in trick:
         card = play.card
         if play.mode is None:  # an ordinary card counts as itself

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .actions import choice_to_json, offer_to_json
 from .cards import sorted_cards
 from .game import legal_actions
+from .jsontypes import JsonObject
 from .record import next_json
 from .state import DEAL, OVER, TRUMP, State
 
@@ -18,7 +19,7 @@ from .state import DEAL, OVER, TRUMP, State
 CARDS_BEFORE_TRUMP = 3
 
 
-def view(state: State, seat: int | None = None) -> dict:
+def view(state: State, seat: int | None = None) -> JsonObject:
     """The state as ``seat`` sees it; ``None`` gives the spectators' view."""
     rules = state.rules
     in_deal = state.phase not in (DEAL, OVER)
@@ -57,12 +58,12 @@ def _own_hand(state: State, seat: int | None) -> list[str]:
     return sorted_cards(state.hands[seat])
 
 
-def _columns(state: State) -> list[list[dict]]:
+def _columns(state: State) -> list[list[JsonObject]]:
     """Every column shows its face-up card; the face-down card stays hidden."""
     return [[{"up": up, "down": "hidden"} for _, up in own] for own in state.columns]
 
 
-def position(state: State, seat: int | None = None) -> dict:
+def position(state: State, seat: int | None = None) -> JsonObject:
     """What ``seat`` is told after a step besides the step's public events.
 
     A client keeps its view by applying the events (``follow``) and then
@@ -73,7 +74,7 @@ def position(state: State, seat: int | None = None) -> dict:
     is a few short lists: far less than a whole ``view``.
     """
     in_deal = state.phase not in (DEAL, OVER)
-    out = {
+    out: JsonObject = {
         "phase": state.phase,
         "turn": state.turn,
         "hand": _own_hand(state, seat) if in_deal else [],

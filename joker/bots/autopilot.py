@@ -14,7 +14,10 @@ bot's fast rollouts follow exactly the same policy.
 
 from __future__ import annotations
 
-from ..actions import Action, Bid, PlayCard
+from collections.abc import Collection, Iterable, Sequence
+from typing import cast
+
+from ..actions import Bid, Choice, NameTrump, PlayCard
 from ..cards import NO_TRUMP, SUITS, is_joker, rank_of
 from ..game import legal_actions
 from ..state import BID, PLAY, TRUMP, State
@@ -37,27 +40,33 @@ SIDE_KING_NO_TRUMP = 0.45
 LONG_TRUMP = 0.4  # for every trump beyond the third
 
 
-def autopilot_action(state: State) -> Action:
+def autopilot_action(state: State) -> Choice:
     """The automatic move of ``state.turn``: legal, deterministic, sensible."""
     actions = legal_actions(state)
     if not actions:
         raise ValueError("no seat is to move in this state")
     seat = state.turn
+    assert seat is not None  # a seat has legal actions on its turn only
+    # legal_actions lists the phase's own kind of action: trumps, bids or cards.
     if state.phase == TRUMP:
         visible = state.hands[seat][:CARDS_SEEN_BEFORE_TRUMP]
-        trump = choose_trump(visible)
-        return next(a for a in actions if a.trump == trump)
+        named = choose_trump(visible)
+        return next(a for a in cast("list[NameTrump]", actions) if a.trump == named)
+    trump = state.trump
+    assert trump is not None  # named or turned before bidding and play
     if state.phase == BID:
-        bids = [action.bid for action in actions]
-        bid = choose_bid(state.hands[seat], state.trump, state.cards_each, bids)
+        bids = [action.bid for action in cast("list[Bid]", actions)]
+        bid = choose_bid(state.hands[seat], trump, state.cards_each, bids)
         return Bid(seat, bid)
     if state.phase == PLAY:
         want = wants_tricks(state.rules.is_japanese, state.bids, state.tricks, seat)
-        return choose_play(actions, state.trick, state.trump, want)
+        return choose_play(cast("list[PlayCard]", actions), state.trick, trump, want)
     raise ValueError(f"no move in phase {state.phase!r}")  # pragma: no cover
 
 
-def wants_tricks(japanese: bool, bids, tricks, seat: int) -> bool:
+def wants_tricks(
+    japanese: bool, bids: Sequence[int | None], tricks: Sequence[int], seat: int
+) -> bool:
     """True when the seat plays to take tricks, False when it plays to lose.
 
     In Japanese Joker every trick counts. In the 4-player game a seat that
@@ -69,10 +78,11 @@ def wants_tricks(japanese: bool, bids, tricks, seat: int) -> bool:
     return bids[seat] != tricks[seat]
 
 
-def choose_trump(visible) -> str:
+def choose_trump(visible: Sequence[str]) -> str:
     """The suit most held among the visible cards; ties by the higher cards,
     then by the fixed suit order. ``none`` only without an ordinary card."""
-    best, best_key = NO_TRUMP, None
+    best = NO_TRUMP
+    best_key: tuple[int, int, int] | None = None
     for index, suit in enumerate(SUITS):
         of_suit = [card for card in visible if not is_joker(card) and card[1] == suit]
         if not of_suit:
@@ -83,7 +93,7 @@ def choose_trump(visible) -> str:
     return best
 
 
-def estimate_tricks(hand, trump: str, cards: int) -> float:
+def estimate_tricks(hand: Collection[str], trump: str, cards: int) -> float:
     """A quick count of likely winners: jokers, trump honours, side aces."""
     ordinary = [card for card in hand if not is_joker(card)]
     length = {suit: sum(card[1] == suit for card in ordinary) for suit in SUITS}
@@ -109,23 +119,27 @@ def estimate_tricks(hand, trump: str, cards: int) -> float:
     return min(estimate, float(cards))
 
 
-def choose_bid(hand, trump: str, cards: int, allowed) -> int:
+def choose_bid(
+    hand: Collection[str], trump: str, cards: int, allowed: Iterable[int]
+) -> int:
     """The allowed bid nearest the estimate; ties go to the lower bid."""
     estimate = estimate_tricks(hand, trump, cards)
     return min(allowed, key=lambda bid: (abs(bid - estimate), bid))
 
 
-def _cost(play: PlayCard, trump: str) -> tuple:
+def _cost(play: PlayCard, trump: str) -> tuple[bool, int, int]:
     """How much an ordinary card is worth keeping: trumps above the rest."""
     card = play.card
     return (card[1] == trump, rank_of(card), SUITS.index(card[1]))
 
 
-def _joker_key(play: PlayCard) -> tuple:
+def _joker_key(play: PlayCard) -> tuple[str, int]:
     return (play.card, SUITS.index(play.suit) if play.suit else -1)
 
 
-def choose_play(options, trick, trump: str, want: bool) -> PlayCard:
+def choose_play(
+    options: Sequence[PlayCard], trick: Iterable[PlayCard], trump: str, want: bool
+) -> PlayCard:
     """Pick one of the legal ``options`` (all of the same seat)."""
     if len(options) == 1:
         return options[0]
@@ -135,11 +149,11 @@ def choose_play(options, trick, trump: str, want: bool) -> PlayCard:
     return _follow(options, trick, trump, want)
 
 
-def _of_mode(options, mode):
+def _of_mode(options: Iterable[PlayCard], mode: str) -> list[PlayCard]:
     return sorted((o for o in options if o.mode == mode), key=_joker_key)
 
 
-def _lead(options, trump: str, want: bool) -> PlayCard:
+def _lead(options: Sequence[PlayCard], trump: str, want: bool) -> PlayCard:
     ordinary = [o for o in options if o.mode is None]
     if want:
         aces = [o for o in ordinary if rank_of(o.card) == ACE]
@@ -164,19 +178,22 @@ def _lead(options, trump: str, want: bool) -> PlayCard:
     return min(options, key=_joker_key)
 
 
-def _longest_suit(ordinary) -> str:
+def _longest_suit(ordinary: Sequence[PlayCard]) -> str:
     counts = [sum(o.card[1] == suit for o in ordinary) for suit in SUITS]
     return SUITS[counts.index(max(counts))]
 
 
-def winning_cards(cards, trick, trump: str) -> set[str]:
+def winning_cards(
+    cards: Iterable[str], trick: Sequence[PlayCard], trump: str
+) -> set[str]:
     """Which of these ordinary cards would take the trick so far if played
     now: the same answer as ``trick_winner(trick + (play,), trump)`` for
     each, worked out once for the whole trick."""
     if any(play.mode == "high" for play in trick):
         return set()
     lead = trick[0]
-    best_trump = best_suit = None
+    best_trump: int | None = None
+    best_suit: int | None = None
     suit = demanded_suit(lead)
     for play in trick:
         value = effective(play)
@@ -188,7 +205,7 @@ def winning_cards(cards, trick, trump: str) -> set[str]:
             best_suit = value[1]
     if lead.mode == "take" and (lead.suit == trump or trump not in SUITS):
         return set()  # only a high joker beats this lead
-    winners = set()
+    winners: set[str] = set()
     for card in cards:
         rank = rank_of(card)
         if card[1] == trump:
@@ -200,14 +217,16 @@ def winning_cards(cards, trick, trump: str) -> set[str]:
     return winners
 
 
-def _follow(options, trick, trump: str, want: bool) -> PlayCard:
+def _follow(
+    options: Sequence[PlayCard], trick: Sequence[PlayCard], trump: str, want: bool
+) -> PlayCard:
     ordinary = [o for o in options if o.mode is None]
     winners = winning_cards([o.card for o in ordinary], trick, trump)
     wins = {o.card: o.card in winners for o in ordinary}
     if want:
-        winners = [o for o in ordinary if wins[o.card]]
-        if winners:
-            return min(winners, key=lambda o: _cost(o, trump))
+        taking = [o for o in ordinary if wins[o.card]]
+        if taking:
+            return min(taking, key=lambda o: _cost(o, trump))
         high = _of_mode(options, "high")
         if high:
             return high[0]

@@ -19,7 +19,9 @@ The layout that makes it fast:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from typing import Self, TypeAlias
 
 from ..state import State
 from .bits import (
@@ -45,14 +47,23 @@ from .bits import (
     trump_index,
 )
 
+# The codes of each joker's plays (X1's, then X2's).
+JokerPlays: TypeAlias = tuple[tuple[int, ...], ...]
+# Lead modes, answer modes (as numbers), lead plays and answer plays.
+JokerRules: TypeAlias = tuple[frozenset[int], frozenset[int], JokerPlays, JokerPlays]
+# A Japanese column as bits: (face_down, face_up).
+Column: TypeAlias = tuple[int, int]
+
 
 @cache
-def _joker_rules(lead_modes, answer_modes) -> tuple:
+def _joker_rules(
+    lead_modes: tuple[str, ...], answer_modes: tuple[str, ...]
+) -> JokerRules:
     """A profile's joker modes as numbers, and the codes of each joker's
     plays on the lead and in answer, in the engine's order."""
 
-    def plays(modes, with_suits: bool):
-        codes = ([], [])
+    def plays(modes: tuple[str, ...], with_suits: bool) -> JokerPlays:
+        codes: tuple[list[int], list[int]] = ([], [])
         for joker in range(2):
             for mode in modes:
                 base = JOKER_PLAY + 32 * joker + 4 * MODES.index(mode)
@@ -103,9 +114,35 @@ class BitDeal:
         "total",
         "bids",
     )
+    players: int
+    japanese: bool
+    trump: int  # a suit index, -1 for none
+    trumps: int  # the trump suit's cards
+    lead_modes: frozenset[int]
+    answer_modes: frozenset[int]
+    lead_plays: JokerPlays
+    answer_plays: JokerPlays
+    hands: list[int]
+    columns: list[list[Column]]
+    ups: list[int]  # each seat's face-up cards
+    played: int  # cards in the trick
+    suit: int  # the demanded suit
+    taking: bool  # a joker led take
+    winner: int
+    beat: int
+    leader: int
+    tricks: list[int]
+    done: int
+    total: int
+    bids: list[int | None]
 
     @classmethod
-    def from_state(cls, state: State, trump: str | None = None, bids=None):
+    def from_state(
+        cls,
+        state: State,
+        trump: str | None = None,
+        bids: Sequence[int | None] | None = None,
+    ) -> Self:
         """Copy a state's deal; ``trump`` and ``bids`` fill in what is not
         decided yet when a playout starts before trump or bidding."""
         hands = [mask_of(hand) for hand in state.hands]
@@ -116,7 +153,13 @@ class BitDeal:
         return deal
 
     @classmethod
-    def from_parts(cls, state: State, hands: list[int], columns: list, bids=None):
+    def from_parts(
+        cls,
+        state: State,
+        hands: list[int],
+        columns: list[list[Column]],
+        bids: Sequence[int | None] | None = None,
+    ) -> Self:
         """The state's deal with these hands and columns (bits), the rest
         (trump, bids, tricks, the trick) read from the state."""
         deal = cls.__new__(cls)
@@ -148,7 +191,7 @@ class BitDeal:
         if isinstance(trump, str):
             trump = trump_index(trump)
         self.trump = -1 if trump is None else trump
-        self.trumps = SUIT_MASK[trump] if self.trump >= 0 else 0
+        self.trumps = SUIT_MASK[self.trump] if self.trump >= 0 else 0
 
     def copy(self) -> BitDeal:
         new = _new_deal(BitDeal)

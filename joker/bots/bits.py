@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..actions import PlayCard
 from ..cards import JOKER_NOMINAL, NO_TRUMP, RANKS, SUITS
 
@@ -49,11 +51,11 @@ def card_of(bit: int) -> str:
     return RANKS[bit // 4] + SUITS[bit % 4]
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[str]) -> int:
     return bits_mask(map(bit_of, cards))
 
 
-def bits_mask(bits) -> int:
+def bits_mask(bits: Iterable[int]) -> int:
     mask = 0
     for bit in bits:
         mask |= 1 << bit

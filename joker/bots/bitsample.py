@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TypeAlias, TypeVar
 
+from ..actions import Action, PlayCard
 from ..cards import rank_of
 from ..state import BID, State
 from .autopilot import (
@@ -30,7 +33,7 @@ from .autopilot import (
     SIDE_KING_NO_TRUMP,
     TRUMP_VALUE,
 )
-from .bitdeal import BitDeal
+from .bitdeal import BitDeal, Column
 from .bits import SUIT_MASK, X1, X2, bit_of, bits_mask, play_code
 from .montecarlo import SAMPLE_TRIES, Knowledge, _earlier_plays, _may_hold
 
@@ -42,13 +45,21 @@ INFER_TRIES = 8
 # play is the autopilot's move, or another with this relative likelihood.
 PLAY_MISS = 0.5
 
+T = TypeVar("T")
+# An unseen card's bit and the hidden places (by slot) that may hold it.
+Fit: TypeAlias = tuple[int, tuple[int, ...]]
+# A sampled deal's hands (masks) and columns.
+Cards: TypeAlias = tuple[list[int], list[list[Column]]]
+
 
 class DealSampler:
     """``DealSampler(state, deal_actions).sample(rng)``: a ``BitDeal`` of the
     current deal with every hidden card dealt at random, consistently with
     what ``state.turn`` has seen."""
 
-    def __init__(self, state: State, deal_actions=None):
+    def __init__(
+        self, state: State, deal_actions: Sequence[Action] | None = None
+    ) -> None:
         knowledge = Knowledge(state, deal_actions)
         self.state = state
         self.seat = seat = knowledge.seat
@@ -72,9 +83,9 @@ class DealSampler:
         self.ups = [[bit_of(up) for _, up in own] for own in state.columns]
         # The unseen cards grouped by how many places may hold them (the
         # most constrained first), when the deal has shown voids.
-        self.groups = None
+        self.groups: list[list[Fit]] | None = None
         if knowledge.limits:
-            by_fit: dict[int, list] = {}
+            by_fit: dict[int, list[Fit]] = {}
             for card, bit in zip(knowledge.pool, pool, strict=True):
                 ok = tuple(
                     i
@@ -88,7 +99,9 @@ class DealSampler:
         self.bidders = self._bidders(state, plays)
         self.plays = self._plays(state, plays)
 
-    def _bidders(self, state: State, plays) -> list:
+    def _bidders(
+        self, state: State, plays: list[PlayCard] | None
+    ) -> list[tuple[int, int, int]]:
         """(seat, bid, cards it has played) of the other seats that bid."""
         if state.rules.is_japanese or state.trump is None:
             return []
@@ -103,7 +116,9 @@ class DealSampler:
             if bid is not None and s != self.seat
         ]
 
-    def _plays(self, state: State, plays) -> list:
+    def _plays(
+        self, state: State, plays: list[PlayCard] | None
+    ) -> list[tuple[int, int]]:
         """(seat, play code) of every card played in the deal so far, in
         order, in the 4-player game when they are all known (the compiled
         search weighs its sampled deals by how likely the other seats'
@@ -117,7 +132,8 @@ class DealSampler:
         if not self.bidders:
             return self._sample(rng)
         trump = self.template.trump
-        best, best_misfit = None, math.inf
+        best: Cards | None = None
+        best_misfit = math.inf
         # The fit is judged on the hands alone: only the deal kept is built.
         for _ in range(INFER_TRIES):
             cards = self._cards(rng)
@@ -131,17 +147,19 @@ class DealSampler:
                 return self._build(*cards)
             if misfit < best_misfit:
                 best, best_misfit = cards, misfit
+        # INFER_TRIES draws: the first misfit is below infinity.
+        assert best is not None
         return self._build(*best)
 
     def _sample(self, rng: random.Random) -> BitDeal:
         """One deal, the bids not considered."""
         return self._build(*self._cards(rng))
 
-    def _cards(self, rng: random.Random) -> tuple[list[int], list[list]]:
+    def _cards(self, rng: random.Random) -> Cards:
         """The hands (masks) and columns ((down, up) bits) of one deal."""
         places = self._deal(rng)
         hands = self.hands.copy()
-        columns = [[] for _ in self.ups]
+        columns: list[list[Column]] = [[] for _ in self.ups]
         for (kind, s, _), bits in zip(self.slots, places, strict=True):
             if kind == "hand":
                 hands[s] |= bits_mask(bits)
@@ -151,7 +169,7 @@ class DealSampler:
                 columns[s] = list(zip(bits, self.ups[s], strict=True))
         return hands, columns
 
-    def _build(self, hands: list[int], columns: list[list]) -> BitDeal:
+    def _build(self, hands: list[int], columns: list[list[Column]]) -> BitDeal:
         deal = self.template.copy()
         deal.hands = hands
         deal.columns = columns
@@ -174,8 +192,9 @@ class DealSampler:
         left, which is the same chance for each arrangement."""
         room = [*self.sizes, self.spare]
         spare = len(room) - 1
-        places = [[] for _ in room]
+        places: list[list[int]] = [[] for _ in room]
         random_ = rng.random
+        assert self.groups is not None  # dealt under voids only when shown
         for group in self.groups:
             if len(group[0][1]) == spare:  # fits every place
                 free = _cut(_shuffled([bit for bit, _ in group], rng), room)
@@ -201,28 +220,30 @@ class DealSampler:
 
     # -- the other seats' bids in a playout --------------------------------
 
-    def all_bids(self, deal: BitDeal) -> list:
+    def all_bids(self, deal: BitDeal) -> list[int | None]:
         """Every seat's autopilot bid under the deal's trump, from the first
         bidder."""
         state = self.state
-        bids = [None] * self.players
+        bids: list[int | None] = [None] * self.players
         first = (state.dealer + 1) % self.players
         n = self.cards
         bids[first] = choose_bid(deal.hands[first], deal.trump, n, range(n + 1))
         return self._finish_bidding(deal.hands, bids, first, deal.trump)
 
-    def bids_after(self, deal: BitDeal, seat: int, bid: int) -> list:
+    def bids_after(self, deal: BitDeal, seat: int, bid: int) -> list[int | None]:
         """The bids once ``seat`` bids ``bid`` and the later seats bid as the
         autopilot would with their (sampled) hands."""
         bids = list(self.state.bids)
         bids[seat] = bid
         return self._finish_bidding(deal.hands, bids, seat, deal.trump)
 
-    def _finish_bidding(self, hands, bids: list, seat: int, trump: int) -> list:
+    def _finish_bidding(
+        self, hands: list[int], bids: list[int | None], seat: int, trump: int
+    ) -> list[int | None]:
         dealer, n = self.state.dealer, self.cards
         while seat != dealer:
             seat = (seat + 1) % self.players
-            allowed = range(n + 1)
+            allowed: Sequence[int] = range(n + 1)
             if seat == dealer:
                 forbidden = n - sum(b for b in bids if b is not None)
                 allowed = [b for b in allowed if b != forbidden]
@@ -230,16 +251,17 @@ class DealSampler:
         return bids
 
 
-def _shuffled(items: list, rng: random.Random) -> list:
+def _shuffled(items: list[T], rng: random.Random) -> list[T]:
     """The items in random order: sorted by a random key each, which is a
     uniform shuffle and several times faster than ``rng.shuffle``."""
     random_ = rng.random
     return sorted(items, key=lambda _: random_())
 
 
-def _cut(cards: list, sizes) -> list[list]:
+def _cut(cards: list[T], sizes: Iterable[int]) -> list[list[T]]:
     """Consecutive runs of ``cards`` of these sizes."""
-    places, start = [], 0
+    places: list[list[T]] = []
+    start = 0
     for size in sizes:
         places.append(cards[start : start + size])
         start += size
@@ -304,7 +326,7 @@ def estimate_tricks(hand: int, trump: int, cards: int) -> float:
     return min(estimate, float(cards))
 
 
-def choose_bid(hand: int, trump: int, cards: int, allowed) -> int:
+def choose_bid(hand: int, trump: int, cards: int, allowed: Iterable[int]) -> int:
     """``autopilot.choose_bid`` of a hand mask: the allowed bid nearest the
     estimate; ties go to the lower bid."""
     estimate = estimate_tricks(hand, trump, cards)

@@ -15,13 +15,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Iterator, Sequence
 from types import SimpleNamespace
+from typing import cast
 
 from .. import apply, legal_actions, make_rules, new_game
-from ..actions import PlayCard
+from ..actions import Action, Bid, Choice, PlayCard
 from ..cards import DECK, TRUMP_CHOICES
+from ..rules import Rules
 from ..shuffle import deal_from_deck
-from ..state import BID, DEAL, OVER, PLAY, TRUMP
+from ..state import BID, DEAL, OVER, PLAY, TRUMP, State
 from . import autopilot
 from .bitdeal import BitDeal
 from .bits import bit_of, mask_of, play_code, play_of, trump_index
@@ -54,12 +57,24 @@ class Mismatch(AssertionError):
     """The compiled core and the reference disagree."""
 
 
-def same(what: str, core, reference) -> None:
+def _turn(state: State) -> int:
+    """The seat to move: the checks look at positions inside a deal."""
+    assert state.turn is not None
+    return state.turn
+
+
+def same(what: str, core: object, reference: object) -> None:
     if core != reference:
         raise Mismatch(f"{what}: core {core!r}, reference {reference!r}")
 
 
-def positions(rules, rng: random.Random, deals: int, deck=None, skip=None):
+def positions(
+    rules: Rules,
+    rng: random.Random,
+    deals: int,
+    deck: Sequence[str] | None = None,
+    skip: int | None = None,
+) -> Iterator[tuple[State, list[Choice]]]:
     """``(state, deal_actions)`` before every decision of ``deals`` deals of
     a game played by random legal moves, after ``skip`` deals played
     unseen (a random number when None: every deal size of the schedule
@@ -68,7 +83,7 @@ def positions(rules, rng: random.Random, deals: int, deck=None, skip=None):
     if skip is None:
         skip = rng.randrange(len(rules.schedule) or 4)
     dealt = -skip
-    actions: list = []
+    actions: list[Choice] = []
     while state.phase != OVER:
         if state.phase == DEAL:
             if dealt == deals:
@@ -88,7 +103,7 @@ def positions(rules, rng: random.Random, deals: int, deck=None, skip=None):
         state = apply(state, action)
 
 
-def check_card_play(state, rng: random.Random) -> int:
+def check_card_play(state: State, rng: random.Random) -> int:
     """From a card-play state to the deal's end by random legal plays: the
     core's legal plays, turn, autopilot move, trick winner and tricks equal
     ``BitDeal``'s and the engine's at every step. The steps checked."""
@@ -100,20 +115,21 @@ def check_card_play(state, rng: random.Random) -> int:
         same(
             "legal plays (engine)",
             sorted(legal),
-            sorted(map(play_code, legal_actions(state))),
+            # Card play: the legal actions are cards.
+            sorted(map(play_code, cast("list[PlayCard]", legal_actions(state)))),
         )
         same("turn", core.turn, state.turn)
         move = core.autopilot_move()
         same("autopilot move", move, bit.autopilot_move())
         same(
             "autopilot move (engine)",
-            play_of(state.turn, move),
+            play_of(_turn(state), move),
             autopilot.autopilot_action(state),
         )
         code = rng.choice(legal)
         core.play(code)
         bit.play(code)
-        state = apply(state, play_of(state.turn, code))
+        state = apply(state, play_of(_turn(state), code))
         same("trick winner so far", core.winner, bit.winner)
         same("tricks", core.tricks, bit.tricks)
         same("hands", core.hands, bit.hands)
@@ -122,7 +138,7 @@ def check_card_play(state, rng: random.Random) -> int:
     return steps
 
 
-def check_playout(state) -> int:
+def check_playout(state: State) -> int:
     """The core's own playout loop, replayed: every move the autopilot's in
     ``BitDeal`` and legal in the engine, and the same tricks at the end."""
     core = CoreDeal.of(BitDeal.from_state(state))
@@ -130,7 +146,7 @@ def check_playout(state) -> int:
     moves = core.play_out()
     for code in moves:
         same("playout move", code, bit.autopilot_move())
-        action = play_of(state.turn, code)
+        action = play_of(_turn(state), code)
         if action not in legal_actions(state):
             raise Mismatch(f"playout move {action} is not legal in the engine")
         bit.play(code)
@@ -140,7 +156,7 @@ def check_playout(state) -> int:
     return len(moves)
 
 
-def check_bids(state, rng: random.Random) -> None:
+def check_bids(state: State, rng: random.Random) -> None:
     """Trump, estimates and bids on the state's hands and random ones, under
     every trump."""
     n = state.cards_each
@@ -160,20 +176,22 @@ def check_bids(state, rng: random.Random) -> None:
                 core_choose_bid(hand, trump, n, forbidden),
                 choose_bid(hand, trump, n, allowed),
             )
-    for hand in state.hands:
-        visible = hand[: autopilot.CARDS_SEEN_BEFORE_TRUMP]
+    for cards in state.hands:
+        visible = cards[: autopilot.CARDS_SEEN_BEFORE_TRUMP]
         same("trump", core_choose_trump([bit_of(c) for c in visible]),
              trump_index(autopilot.choose_trump(visible)))  # fmt: skip
 
 
-def check_sampler(state, deal_actions, rng: random.Random) -> None:
+def check_sampler(
+    state: State, deal_actions: Sequence[Action], rng: random.Random
+) -> None:
     """Sampled deals: the bids the playouts make and their results equal the
     Python sampler's and ``Scorers``'; the core's own samples deal exactly
     the hidden places, keep every known card and respect shown voids."""
     sampler = DealSampler(state, deal_actions)
     playouts = Playouts(sampler, rng.getrandbits(64))
     scorers = Scorers(state)
-    seat = state.turn
+    seat = _turn(state)
     deal = sampler.sample(rng)
     core = CoreDeal.of(deal)
     if state.phase == TRUMP:
@@ -184,7 +202,7 @@ def check_sampler(state, deal_actions, rng: random.Random) -> None:
             deal.bids = sampler.all_bids(deal)
             core.all_bids(state.dealer)
     elif state.phase == BID:
-        bid = rng.choice(legal_actions(state)).bid
+        bid = rng.choice(cast("list[Bid]", legal_actions(state))).bid
         deal.bids = sampler.bids_after(deal, seat, bid)
         core.bids_after(list(state.bids), seat, bid, state.dealer)
     if not state.rules.is_japanese:  # no bids there
@@ -241,7 +259,9 @@ SOLVER_TRICKS = 2
 ENGINE_SOLVE_TRICKS = 2
 
 
-def check_solver(state, deal_actions, rng: random.Random) -> int:
+def check_solver(
+    state: State, deal_actions: Sequence[Action], rng: random.Random
+) -> int:
     """The open-cards solver of the playouts' last tricks (``solve_deal``)
     on the state's true cards: each of its moves legal in the engine and,
     near the end, worth as much to its seat as the best move that a search
@@ -255,11 +275,11 @@ def check_solver(state, deal_actions, rng: random.Random) -> int:
     moves = solve_deal(playouts, core.copy())
     scorers = Scorers(state)
     for code in moves:
-        action = play_of(state.turn, code)
+        action = play_of(_turn(state), code)
         if action not in legal_actions(state):
             raise Mismatch(f"solver move {action} is not legal in the engine")
         if bit.total - bit.done <= ENGINE_SOLVE_TRICKS:
-            seat = state.turn
+            seat = _turn(state)
             best = max(
                 engine_solve(apply(state, other), scorers)[seat]
                 for other in legal_actions(state)
@@ -272,7 +292,7 @@ def check_solver(state, deal_actions, rng: random.Random) -> int:
     return len(moves)
 
 
-def engine_solve(state, scorers) -> list[float]:
+def engine_solve(state: State, scorers: Scorers) -> list[float]:
     """Every seat's result when each plays the move best for itself, from
     here to the deal's end on the engine (max^n). A seat's ties change the
     others' results, so they go as the core breaks them: the autopilot's
@@ -280,9 +300,10 @@ def engine_solve(state, scorers) -> list[float]:
     if state.phase != PLAY:
         last = state.deals[-1]
         return scorers(SimpleNamespace(bids=list(last.bids), tricks=list(last.tricks)))
-    seat = state.turn
+    seat = _turn(state)
     codes = BitDeal.from_state(state).legal()
-    first = codes.index(play_code(autopilot.autopilot_action(state)))
+    move = cast("PlayCard", autopilot.autopilot_action(state))  # card play
+    first = codes.index(play_code(move))
     codes[0], codes[first] = codes[first], codes[0]
     results = (
         engine_solve(apply(state, play_of(seat, code)), scorers) for code in codes
@@ -290,7 +311,7 @@ def engine_solve(state, scorers) -> list[float]:
     return max(results, key=lambda values: values[seat])
 
 
-def check_inference(start, state, deal_actions) -> None:
+def check_inference(start: State, state: State, deal_actions: Sequence[Action]) -> None:
     """How likely the other seats' plays so far were on the state's true
     deal, as the core weighs sampled deals: each the autopilot's move in
     the engine, replayed from the deal's ``start``, or ``PLAY_MISS``."""
@@ -308,7 +329,12 @@ def check_inference(start, state, deal_actions) -> None:
     same("likelihood of the plays", playouts.likelihood(core), expected)
 
 
-def check_position(state, deal_actions, rng: random.Random, start=None) -> int:
+def check_position(
+    state: State,
+    deal_actions: Sequence[Action],
+    rng: random.Random,
+    start: State | None = None,
+) -> int:
     """Every comparison that applies to this position; card-play steps.
     ``start``: the deal's position after dealing, to check the inference
     from the plays."""
@@ -326,7 +352,7 @@ def check_position(state, deal_actions, rng: random.Random, start=None) -> int:
     return steps
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)

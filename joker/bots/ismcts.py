@@ -50,8 +50,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
+from typing import Literal, cast
 
-from ..actions import Action, Bid, NameTrump
+from ..actions import Action, Bid, NameTrump, PlayCard
 from ..cards import DECK, RANKS, TRUMP_CHOICES, rank_of
 from ..game import legal_actions
 from ..state import BID, PLAY, TRUMP, State
@@ -104,8 +106,8 @@ class IsmctsBot:
         budget: float | None = None,
         rng: random.Random | None = None,
         max_iterations: int | None = None,
-        timer=time.perf_counter,
-    ):
+        timer: Callable[[], float] = time.perf_counter,
+    ) -> None:
         if budget is None:
             if level not in LEVELS:
                 raise ValueError(f"unknown level {level!r}: one of {list(LEVELS)}")
@@ -121,10 +123,14 @@ class IsmctsBot:
         self.iterations: list[int] = []
         self.playouts: list[int] = []
 
-    def __call__(self, state: State, deal_actions=None) -> Action:
+    def __call__(
+        self, state: State, deal_actions: Sequence[Action] | None = None
+    ) -> Action:
         return self.choose(state, deal_actions)
 
-    def choose(self, state: State, deal_actions=None) -> Action:
+    def choose(
+        self, state: State, deal_actions: Sequence[Action] | None = None
+    ) -> Action:
         """The move for ``state.turn``, from what that seat may see."""
         start = self.timer()
         actions = legal_actions(state)
@@ -132,14 +138,16 @@ class IsmctsBot:
             raise ValueError("no seat is to move in this state")
         deadline = start + self.budget - max(MARGIN, MARGIN_SHARE * self.budget)
         search = _Search(self, state, deal_actions, deadline)
+        action: Action
         if len(actions) == 1:
             action = actions[0]
         elif state.phase == TRUMP:
             action = search.trump()
         elif state.phase == BID:
-            action = search.bid(actions)
+            # legal_actions lists the phase's own kind of action.
+            action = search.bid(cast("list[Bid]", actions))
         elif state.phase == PLAY:
-            action = search.card(actions)
+            action = search.card(cast("list[PlayCard]", actions))
         else:  # pragma: no cover
             raise ValueError(f"no move in phase {state.phase!r}")
         self.thinking.append(self.timer() - start)
@@ -152,16 +160,24 @@ class _Search:
     """One move's search: the candidates compared in the compiled core on
     the same sampled deals, in one call (``Playouts.compare``)."""
 
-    def __init__(self, bot: IsmctsBot, state: State, deal_actions, deadline: float):
+    def __init__(
+        self,
+        bot: IsmctsBot,
+        state: State,
+        deal_actions: Sequence[Action] | None,
+        deadline: float,
+    ) -> None:
         self.bot = bot
         self.state = state
         self.deal_actions = deal_actions
         self.deadline = deadline
-        self.seat = state.turn
+        seat = state.turn
+        assert seat is not None  # a seat has legal actions on its turn only
+        self.seat = seat
         self.japanese = state.rules.is_japanese
         self.deals = 0
         self.playouts = 0
-        self._sampler = None
+        self._sampler: DealSampler | None = None
 
     @property
     def sampler(self) -> DealSampler:
@@ -169,7 +185,12 @@ class _Search:
             self._sampler = DealSampler(self.state, self.deal_actions)
         return self._sampler
 
-    def best(self, kind: str, candidates: list, solve: int = 0):
+    def best(
+        self,
+        kind: Literal["trump", "bid", "card"],
+        candidates: list[int],
+        solve: int = 0,
+    ) -> int:
         """The candidate with the best mean result; the first (the first
         guess) without a single deal in time. Japanese Joker stops once the
         best is clearly ahead; the 4-player game's deal scores hang on rare
@@ -203,16 +224,18 @@ class _Search:
         best = self.best("trump", codes)
         return NameTrump(self.seat, choices[codes.index(best)])
 
-    def bid(self, actions) -> Action:
+    def bid(self, actions: list[Bid]) -> Action:
         """Every allowed bid (the autopilot's first, then the nearest to it)
         on the same deals, the later seats bidding as the autopilot would."""
         state = self.state
         allowed = [action.bid for action in actions]
-        own = choose_bid(state.hands[self.seat], state.trump, state.cards_each, allowed)
+        trump = state.trump
+        assert trump is not None  # bids are made under a trump
+        own = choose_bid(state.hands[self.seat], trump, state.cards_each, allowed)
         allowed.sort(key=lambda bid: (abs(bid - own), bid))
         return Bid(self.seat, self.best("bid", allowed))
 
-    def card(self, actions) -> Action:
+    def card(self, actions: list[PlayCard]) -> Action:
         """Determinized search: every distinct legal card on each sampled
         deal, played out by the autopilot policy (the last tricks solved on
         open cards, see ``SOLVE_TRICKS``)."""
@@ -230,17 +253,20 @@ class _Search:
         return play_of(self.seat, self.best("card", codes, solve))
 
 
-def _distinct_plays(state: State, actions, gone) -> list:
+def _distinct_plays(
+    state: State, actions: list[PlayCard], gone: frozenset[str]
+) -> list[PlayCard]:
     """The legal plays less those that do exactly what another does: of two
     ordinary cards of a suit in the hand with no card between them that
     anyone else could still play, only the lower is kept; of the two jokers
     in the hand, only the first."""
     seat = state.turn
+    assert seat is not None  # the seat to move
     hand = set(state.hands[seat])
     mine = hand | {up for _, up in state.columns[seat]} if state.columns else hand
     dead = gone | mine
-    kept = []
-    by_suit: dict[str, list] = {}
+    kept: list[PlayCard] = []
+    by_suit: dict[str, list[PlayCard]] = {}
     # Two jokers in the hand play alike, but as their nominal sixes.
     both_jokers = "X1" in hand and "X2" in hand
     for action in actions:
@@ -252,7 +278,7 @@ def _distinct_plays(state: State, actions, gone) -> list:
             kept.append(action)
     for suit, plays in by_suit.items():
         plays.sort(key=lambda play: rank_of(play.card))
-        previous = None
+        previous: int | None = None
         for play in plays:
             rank = rank_of(play.card)
             if previous is not None and all(

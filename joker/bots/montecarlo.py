@@ -23,16 +23,18 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Literal, TypeAlias, cast
 
-from ..actions import Action, PlayCard
+from ..actions import Action, Bid, Choice, NameTrump, PlayCard
 from ..cards import DECK, NO_TRUMP, is_joker, rank_of
 from ..game import legal_actions
 from ..scoring import deal_score
 from ..state import BID, PLAY, TRUMP, State
 from ..tricks import demanded_suit
-from .autopilot import CARDS_SEEN_BEFORE_TRUMP, choose_bid
-from .rollout import DealSim
+from .autopilot import CARDS_SEEN_BEFORE_TRUMP
+from .rollout import DealSim, all_bids, bids_after
 
 DEFAULT_SAMPLES = 32
 # Attempts at dealing the unseen cards under the known voids before the
@@ -41,6 +43,11 @@ SAMPLE_TRIES = 20
 # Chance the bot counts on for making its bid exactly in each later deal of
 # the pulka, to weigh the premium it would still be playing for.
 EXACT_CHANCE = 0.6
+
+# The value of a finished deal for one seat, from its bids and tricks.
+Scorer: TypeAlias = Callable[[Sequence[int | None], Sequence[int]], float]
+# A hidden place to deal unseen cards into: (kind, seat, number of cards).
+Slot: TypeAlias = tuple[Literal["hand", "columns", "down"], int, int]
 
 
 class MonteCarloBot:
@@ -68,8 +75,8 @@ class MonteCarloBot:
         opponent_weight: float = 1 / 3,
         premium: bool = True,
         seconds: float | None = None,
-        clock=time.monotonic,
-    ):
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if samples < 1:
             raise ValueError("samples must be at least 1")
         self.samples = samples
@@ -80,10 +87,14 @@ class MonteCarloBot:
         self.clock = clock
         self.samples_used = 0  # in the latest decision
 
-    def __call__(self, state: State, deal_actions=None) -> Action:
+    def __call__(
+        self, state: State, deal_actions: Sequence[Action] | None = None
+    ) -> Action:
         return self.choose(state, deal_actions)
 
-    def choose(self, state: State, deal_actions=None) -> Action:
+    def choose(
+        self, state: State, deal_actions: Sequence[Action] | None = None
+    ) -> Action:
         """The move for ``state.turn``.
 
         ``deal_actions`` lists the actions of the current deal so far, as the
@@ -96,29 +107,36 @@ class MonteCarloBot:
             return actions[0]
         began = self.clock()
         seat = state.turn
+        assert seat is not None  # a seat has legal actions on its turn only
         knowledge = Knowledge(state, deal_actions)
         score = self._scorer(state, seat)
+        # A sample is a State before card play and a DealSim during it: the
+        # ``start`` of each phase gets that kind and the phase's action.
+        first: Callable[[State], State | DealSim]
         if state.phase == TRUMP:
             first = _same
 
-            def start(deal, action):
+            def start(deal: State | DealSim, action: Choice) -> DealSim:
+                assert isinstance(deal, State) and isinstance(action, NameTrump)
                 bids = None
                 if not deal.rules.is_japanese:
-                    bids = _all_bids(deal, action.trump)
+                    bids = all_bids(deal, action.trump)
                 return DealSim.from_state(deal, trump=action.trump, bids=bids)
 
         elif state.phase == BID:
             first = _same
 
-            def start(deal, action):
-                bids = _bids_after(deal, action.seat, action.bid)
+            def start(deal: State | DealSim, action: Choice) -> DealSim:
+                assert isinstance(deal, State) and isinstance(action, Bid)
+                bids = bids_after(deal, action.seat, action.bid)
                 return DealSim.from_state(deal, bids=bids)
 
         elif state.phase == PLAY:
             first = DealSim.from_state
 
-            def start(sim, action):
-                sim = sim.copy()
+            def start(deal: State | DealSim, action: Choice) -> DealSim:
+                assert isinstance(deal, DealSim) and isinstance(action, PlayCard)
+                sim = deal.copy()
                 sim.play(action)
                 return sim
 
@@ -140,13 +158,13 @@ class MonteCarloBot:
         # The first of the best, as a strict comparison in action order.
         return actions[totals.index(max(totals))]
 
-    def _scorer(self, state: State, seat: int):
+    def _scorer(self, state: State, seat: int) -> Scorer:
         """``score(bids, tricks)``: the value of a finished deal for ``seat``."""
         rules = state.rules
         if rules.is_japanese:
             other = 1 - seat
 
-            def japanese(bids, tricks):
+            def japanese(bids: Sequence[int | None], tricks: Sequence[int]) -> float:
                 return tricks[seat] - tricks[other]
 
             return japanese
@@ -157,17 +175,19 @@ class MonteCarloBot:
         premium = self._premium_weights(state, side) if self.premium else {}
         weight = self.opponent_weight
 
-        def score(bids, tricks):
+        def score(bids: Sequence[int | None], tricks: Sequence[int]) -> float:
+            # Every seat has bid once the deal is played out.
+            made = cast("Sequence[int]", bids)
             value = 0.0
             for s in side:
-                points = deal_score(rules, bids[s], tricks[s], n, pulka)
+                points = deal_score(rules, made[s], tricks[s], n, pulka)
                 value += points
-                if s in premium and tricks[s] == bids[s]:
+                if s in premium and tricks[s] == made[s]:
                     best, chance = premium[s]
                     value += chance * max(best, points)
             if weight:
                 theirs = sum(
-                    deal_score(rules, bids[s], tricks[s], n, pulka) for s in others
+                    deal_score(rules, made[s], tricks[s], n, pulka) for s in others
                 )
                 value -= weight * theirs / len(others) * len(side)
             return value
@@ -175,7 +195,9 @@ class MonteCarloBot:
         return score
 
     @staticmethod
-    def _premium_weights(state: State, side) -> dict:
+    def _premium_weights(
+        state: State, side: Sequence[int]
+    ) -> dict[int, tuple[int, float]]:
         """For each seat of ``side`` still on premium in this pulka: its best
         deal score so far and the chance it keeps the premium to the end."""
         rules = state.rules
@@ -184,41 +206,12 @@ class MonteCarloBot:
         bounds = rules.pulka_bounds(rules.pulka_of(state.deal_index))
         earlier = state.deals[bounds.start :]
         later = bounds.stop - state.deal_index - 1
-        weights = {}
+        weights: dict[int, tuple[int, float]] = {}
         for s in side:
             if all(deal.tricks[s] == deal.bids[s] for deal in earlier):
                 best = max((deal.scores[s] for deal in earlier), default=-(10**9))
                 weights[s] = (best, EXACT_CHANCE**later)
         return weights
-
-
-def _bids_after(deal: State, seat: int, bid: int) -> list:
-    """The bids once ``seat`` bids ``bid`` and the later seats bid as the
-    autopilot would with their (sampled) hands."""
-    bids = list(deal.bids)
-    bids[seat] = bid
-    return _finish_bidding(deal, bids, seat, deal.trump)
-
-
-def _all_bids(deal: State, trump: str) -> list:
-    """Every seat's autopilot bid, from the first bidder, under ``trump``."""
-    bids = [None] * deal.players
-    first = (deal.dealer + 1) % deal.players
-    n = deal.cards_each
-    bids[first] = choose_bid(deal.hands[first], trump, n, range(n + 1))
-    return _finish_bidding(deal, bids, first, trump)
-
-
-def _finish_bidding(deal: State, bids: list, seat: int, trump: str) -> list:
-    n = deal.cards_each
-    while seat != deal.dealer:
-        seat = (seat + 1) % deal.players
-        allowed = range(n + 1)
-        if seat == deal.dealer:
-            forbidden = n - sum(b for b in bids if b is not None)
-            allowed = [b for b in allowed if b != forbidden]
-        bids[seat] = choose_bid(deal.hands[seat], trump, n, allowed)
-    return bids
 
 
 class Knowledge:
@@ -230,10 +223,14 @@ class Knowledge:
     hidden hands and column lists are read from the state, never their cards.
     """
 
-    def __init__(self, state: State, deal_actions=None):
+    def __init__(
+        self, state: State, deal_actions: Sequence[Action] | None = None
+    ) -> None:
         self.state = state
         rules = state.rules
-        seat = self.seat = state.turn
+        seat = state.turn
+        assert seat is not None  # the seat to move
+        self.seat = seat
         naming = state.phase == TRUMP
         hand = state.hands[seat]
         self.own = tuple(hand[:CARDS_SEEN_BEFORE_TRUMP] if naming else hand)
@@ -242,10 +239,10 @@ class Knowledge:
         if earlier is not None:
             known += [play.card for play in earlier]
         # Hidden places, in a fixed order: (name, seat, number of cards).
-        slots = []
+        slots: list[Slot] = []
         if len(hand) > len(self.own):
             slots.append(("hand", seat, len(hand) - len(self.own)))
-        forced = {}
+        forced: dict[int, str] = {}
         if rules.is_japanese:
             other = 1 - seat
             slots.append(("hand", other, len(state.hands[other])))
@@ -276,7 +273,7 @@ class Knowledge:
         self.spare = len(self.pool) - sum(size for _, _, size in slots)
         if self.spare < 0:
             raise ValueError("the state has more hidden cards than unseen ones")
-        self.limits = {}
+        self.limits: dict[int, dict[str, int]] = {}
         if earlier is not None and not rules.is_japanese:
             self.limits = _limits(earlier + list(state.trick), state)
 
@@ -284,8 +281,8 @@ class Knowledge:
         """One full deal consistent with everything the seat knows."""
         places = self._deal(rng)
         state = self.state
-        hands = [[] for _ in range(state.players)]
-        columns = [[] for _ in state.columns]
+        hands: list[list[str]] = [[] for _ in range(state.players)]
+        columns: list[list[tuple[str, str]]] = [[] for _ in state.columns]
         hands[self.seat] = list(self.own)
         for (kind, s, _), cards in zip(self.slots, places, strict=True):
             if kind == "hand":
@@ -308,22 +305,25 @@ class Knowledge:
         if self.limits:
             for _ in range(SAMPLE_TRIES):
                 rng.shuffle(pool)
-                places = self._deal_limited(pool, rng)
-                if places is not None:
-                    return places
+                limited = self._deal_limited(pool, rng)
+                if limited is not None:
+                    return limited
         rng.shuffle(pool)
-        places, start = [], 0
+        places: list[list[str]] = []
+        start = 0
         for _, _, size in self.slots:
             places.append(pool[start : start + size])
             start += size
         return places
 
-    def _deal_limited(self, pool, rng) -> list[list[str]] | None:
+    def _deal_limited(
+        self, pool: list[str], rng: random.Random
+    ) -> list[list[str]] | None:
         """Deal ``pool`` under the known voids; None when it gets stuck."""
         slots = self.slots
         room = [size for _, _, size in slots] + [self.spare]
-        places = [[] for _ in room]
-        fits = []
+        places: list[list[str]] = [[] for _ in room]
+        fits: list[tuple[int, str, list[int]]] = []
         for card in pool:
             ok = [
                 i
@@ -345,14 +345,16 @@ class Knowledge:
         return places[:-1]
 
 
-def _may_hold(limit, card: str) -> bool:
+def _may_hold(limit: dict[str, int] | None, card: str) -> bool:
     if limit is None or is_joker(card):
         return True
     cap = limit.get(card[1], 8)
     return rank_of(card) <= cap
 
 
-def _earlier_plays(state: State, deal_actions) -> list[PlayCard] | None:
+def _earlier_plays(
+    state: State, deal_actions: Sequence[Action] | None
+) -> list[PlayCard] | None:
     """The cards of the deal's finished tricks, if ``deal_actions`` fits."""
     if deal_actions is None:
         return None
@@ -363,7 +365,7 @@ def _earlier_plays(state: State, deal_actions) -> list[PlayCard] | None:
     return plays[:done]
 
 
-def _limits(plays: list[PlayCard], state: State) -> dict:
+def _limits(plays: list[PlayCard], state: State) -> dict[int, dict[str, int]]:
     """Per seat and suit, the highest rank the seat may still hold (-1: none).
 
     A seat that did not follow the demanded suit has none of it, and none of
@@ -375,6 +377,7 @@ def _limits(plays: list[PlayCard], state: State) -> dict:
     players = state.players
     for start in range(0, len(plays), players):
         trick = plays[start : start + players]
+        assert trump is not None  # cards are played under a trump
         lead = trick[0]
         suit = demanded_suit(lead)
         for play in trick[1:]:

@@ -4,13 +4,24 @@ the pulka's premiums as expected values in the 4-player game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol, cast
+
 from ..scoring import deal_score
 from ..state import State
-from .bitdeal import BitDeal
 from .montecarlo import EXACT_CHANCE, MonteCarloBot
 
 # Share of the other seats' mean deal score a seat's result subtracts.
 OPPONENT_WEIGHT = 1 / 3
+
+
+class PlayedOut(Protocol):
+    """A deal played out (a ``BitDeal``): its bids and each seat's tricks."""
+
+    @property
+    def bids(self) -> Sequence[int | None]: ...
+    @property
+    def tricks(self) -> Sequence[int]: ...
 
 
 class Scorers:
@@ -25,21 +36,21 @@ class Scorers:
     and the scoresheet.
     """
 
-    def __init__(self, state: State):
+    def __init__(self, state: State) -> None:
         rules = state.rules
         self.japanese = rules.is_japanese
-        self.premiums = None
+        self.premiums: Premiums | None = None
         if self.japanese:
             return
         self.scale = 100.0 * state.cards_each + 50.0
-        self.known: dict[tuple, list[float]] = {}
+        self.known: dict[tuple[int | None, ...], list[float]] = {}
         if rules.scoring == "online" and not rules.pairs:
             self.premiums = Premiums(state)
         else:
             scorer = MonteCarloBot(premium=True, opponent_weight=OPPONENT_WEIGHT)
             self.scores = [scorer._scorer(state, s) for s in range(rules.players)]
 
-    def __call__(self, sim: BitDeal) -> list[float]:
+    def __call__(self, sim: PlayedOut) -> list[float]:
         tricks = sim.tricks
         if self.japanese:
             return [(tricks[0] - tricks[1]) / 18, (tricks[1] - tricks[0]) / 18]
@@ -51,10 +62,11 @@ class Scorers:
             values = self.known[key] = self._score(sim.bids, tricks)
         return values
 
-    def _score(self, bids, tricks) -> list[float]:
+    def _score(self, bids: Sequence[int | None], tricks: Sequence[int]) -> list[float]:
         scale = self.scale
         if self.premiums is not None:
-            values = self.premiums(bids, tricks)
+            # Every seat has bid once the deal is played out.
+            values = self.premiums(cast("Sequence[int]", bids), tricks)
             share = OPPONENT_WEIGHT / (len(values) - 1)
             total = sum(values)
             return [(value - share * (total - value)) / scale for value in values]
@@ -69,7 +81,7 @@ class Premiums:
     loses its premium while exactly one other keeps it loses its own best
     score."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State) -> None:
         rules = state.rules
         self.rules = rules
         self.cards = state.cards_each
@@ -82,14 +94,14 @@ class Premiums:
         self.best = [max((d.scores[s] for d in earlier), default=None) for s in seats]
         self.deductions = rules.deductions
 
-    def __call__(self, bids, tricks) -> list[float]:
+    def __call__(self, bids: Sequence[int], tricks: Sequence[int]) -> list[float]:
         rules, cards, pulka = self.rules, self.cards, self.pulka
         players = len(bids)
         points = [
             deal_score(rules, bids[s], tricks[s], cards, pulka) for s in range(players)
         ]
         best = [
-            points[s] if self.best[s] is None else max(points[s], self.best[s])
+            points[s] if (known := self.best[s]) is None else max(points[s], known)
             for s in range(players)
         ]
         keeps = [

@@ -5,15 +5,20 @@ for real games but slow for thousands of simulated deals. ``DealSim`` plays
 the rest of a deal on plain lists with the engine's own trick functions
 (``playable_cards``, ``joker_choices``, ``trick_winner``), so its legal moves
 and trick winners are the engine's. The tests check it against ``apply``.
+A rollout that starts before the bidding is over plays under the bids the
+autopilot would make (``all_bids``, ``bids_after``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
 
 from ..actions import PlayCard
 from ..cards import DECK
 from ..state import State
 from ..tricks import joker_choices, playable_cards, trick_winner
-from .autopilot import choose_play
+from .autopilot import choose_bid, choose_play
 
 # Plays of ordinary cards are immutable values: make each one once.
 _PLAIN_PLAYS = tuple({card: PlayCard(seat, card) for card in DECK} for seat in range(4))
@@ -37,15 +42,35 @@ class DealSim:
         "total",
         "bids",
     )
+    players: int
+    trump: str
+    lead_modes: tuple[str, ...]
+    answer_modes: tuple[str, ...]
+    japanese: bool
+    hands: list[list[str]]
+    columns: list[list[tuple[str, str]]]
+    trick: list[PlayCard]
+    leader: int
+    tricks: list[int]
+    done: int
+    total: int
+    bids: list[int | None]
 
     @classmethod
-    def from_state(cls, state: State, trump: str | None = None, bids=None):
+    def from_state(
+        cls,
+        state: State,
+        trump: str | None = None,
+        bids: Sequence[int | None] | None = None,
+    ) -> Self:
         """Copy a state's deal; ``trump`` and ``bids`` fill in what is not
         decided yet when a rollout starts before trump or bidding."""
         sim = cls.__new__(cls)
         rules = state.rules
         sim.players = rules.players
-        sim.trump = state.trump if trump is None else trump
+        deal_trump = state.trump if trump is None else trump
+        assert deal_trump is not None  # a rollout plays under a trump
+        sim.trump = deal_trump
         sim.lead_modes = rules.lead_modes
         sim.answer_modes = rules.answer_modes
         sim.japanese = rules.is_japanese
@@ -138,3 +163,35 @@ class DealSim:
         """Finish the deal with the autopilot policy for every seat."""
         while self.done < self.total:
             self.play(self.autopilot_move())
+
+
+def bids_after(deal: State, seat: int, bid: int) -> list[int | None]:
+    """The bids once ``seat`` bids ``bid`` and the later seats bid as the
+    autopilot would with their (sampled) hands."""
+    bids = list(deal.bids)
+    bids[seat] = bid
+    assert deal.trump is not None  # bids are made under a trump
+    return _finish_bidding(deal, bids, seat, deal.trump)
+
+
+def all_bids(deal: State, trump: str) -> list[int | None]:
+    """Every seat's autopilot bid, from the first bidder, under ``trump``."""
+    bids: list[int | None] = [None] * deal.players
+    first = (deal.dealer + 1) % deal.players
+    n = deal.cards_each
+    bids[first] = choose_bid(deal.hands[first], trump, n, range(n + 1))
+    return _finish_bidding(deal, bids, first, trump)
+
+
+def _finish_bidding(
+    deal: State, bids: list[int | None], seat: int, trump: str
+) -> list[int | None]:
+    n = deal.cards_each
+    while seat != deal.dealer:
+        seat = (seat + 1) % deal.players
+        allowed: Sequence[int] = range(n + 1)
+        if seat == deal.dealer:
+            forbidden = n - sum(b for b in bids if b is not None)
+            allowed = [b for b in allowed if b != forbidden]
+        bids[seat] = choose_bid(deal.hands[seat], trump, n, allowed)
+    return bids

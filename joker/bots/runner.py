@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol, TypeAlias
 
+from ..actions import Action
 from ..game import apply
-from ..record import record_json
+from ..jsontypes import JsonObject
+from ..record import History, record_json
 from ..rules import Rules
 from ..shuffle import deal_cards
 from ..state import DEAL, OVER, State, new_game
 from .autopilot import autopilot_action
+
+
+class Chooser(Protocol):
+    """A bot that also takes the deal's actions so far (``IsmctsBot``,
+    ``MonteCarloBot``)."""
+
+    def choose(self, state: State, deal_actions: Sequence[Action]) -> Action: ...
+
+
+# None is the autopilot.
+Bot: TypeAlias = Chooser | Callable[[State], Action] | None
 
 
 class PlayedGame(NamedTuple):
@@ -18,14 +32,14 @@ class PlayedGame(NamedTuple):
     ``(Deal, [actions])`` pair per deal, as ``record.replay`` reports it."""
 
     state: State
-    history: list
+    history: History
 
-    def record(self) -> dict:
+    def record(self) -> JsonObject:
         """The game record (RECORD.md), which ``record.replay`` reads back."""
         return record_json(self.state.rules, self.state.first_dealer, self.history)
 
 
-def move_of(bot, state: State, deal_actions: list):
+def move_of(bot: Bot, state: State, deal_actions: list[Action]) -> Action:
     """Ask one bot for its move. ``None`` is the autopilot; an object with
     ``choose`` also gets the deal's actions so far; any other callable gets
     the state only."""
@@ -38,7 +52,7 @@ def move_of(bot, state: State, deal_actions: list):
 
 def play_game(
     rules: Rules,
-    bots_by_seat,
+    bots_by_seat: Sequence[Bot] | dict[int, Bot],
     rng: random.Random,
     first_dealer: int = 0,
     max_deals: int | None = None,
@@ -52,17 +66,19 @@ def play_game(
     if not isinstance(bots_by_seat, dict):
         bots_by_seat = dict(enumerate(bots_by_seat))
     state = new_game(rules, first_dealer)
-    history: list = []
+    history: History = []
     while state.phase != OVER:
         if state.phase == DEAL:
             if max_deals is not None and len(history) >= max_deals:
                 break
             deal = deal_cards(state, rng)
-            actions: list = []
+            actions: list[Action] = []
             history.append((deal, actions))
             state = apply(state, deal)
             continue
-        action = move_of(bots_by_seat.get(state.turn), state, actions)
+        seat = state.turn
+        assert seat is not None  # a seat is on turn inside a deal
+        action = move_of(bots_by_seat.get(seat), state, actions)
         state = apply(state, action)
         actions.append(action)
     return PlayedGame(state, history)
