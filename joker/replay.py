@@ -2,7 +2,7 @@
 
 Exit 0 with the result JSON for a valid record, 1 with an error JSON for a
 record that breaks a rule, 2 (nothing on stdout) when the input is not a
-record at all.
+record at all. ``-h`` or ``--help`` prints the usage and exits 0.
 """
 
 from __future__ import annotations
@@ -12,11 +12,21 @@ import sys
 
 from .record import RecordError, replay, result_json
 
+USAGE = (
+    "usage: python -m joker.replay [RECORD.json | -]\n"
+    "Replays a game record (from the file, or standard input) and prints its\n"
+    "result as JSON. Exit 0: a valid record; 1: a rule broken (the error as\n"
+    "JSON); 2: not a game record."
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     if len(args) > 1:
-        print("usage: python -m joker.replay [RECORD.json]", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         if args and args[0] != "-":

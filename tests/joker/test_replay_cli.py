@@ -41,6 +41,13 @@ def test_not_a_record_exits_2_with_a_message_and_no_output(text):
     assert "not a game record" in proc.stderr
 
 
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_help_prints_the_usage_and_exits_0(flag):
+    proc = replay(flag)
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("usage: python -m joker.replay")
+
+
 def test_missing_file_exits_2():
     proc = replay("/no/such/record.json")
     assert proc.returncode == 2
