@@ -5,7 +5,7 @@ dealing, on C structs, with whole batches of playouts run in one call.
 
 Import it through ``joker.bots.core``, which refuses a missing or stale
 build. The Python modules stay the reference this one is checked against
-(``tests/engine/test_core_matches_engine.py``, ``joker.bots.check_core``):
+(``tests/joker/test_core_matches_engine.py``, ``joker.bots.check_core``):
 every rule here is a line-for-line copy of theirs, and the numbers it
 shares with them (the autopilot's trick values, the sampler's bid spread)
 are read from them when the module loads.
