@@ -17,6 +17,7 @@ from games.consumers.sockets import (
     PongToEveryFrameMixin,
     UserSocketMixin,
 )
+from tournaments.messages import TOURNAMENT, TournamentNews
 from tournaments.models import Tournament
 from tournaments.notify import tournament_group
 
@@ -31,6 +32,7 @@ class TournamentConsumer(
     PongToEveryFrameMixin,
     AsyncJsonWebsocketConsumer,
 ):
+    GROUPS = (*UserSocketMixin.GROUPS, TOURNAMENT)
     group: str | None = None
 
     async def connect(self):
@@ -51,4 +53,4 @@ class TournamentConsumer(
         await self.leave_group(group)
 
     async def tournament_changed(self, event):
-        await self.send_json({"type": "tournament", "what": event.get("what", "")})
+        await self.send_message(TournamentNews(event.get("what", "")))
