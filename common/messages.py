@@ -14,7 +14,7 @@ message either way is a frozen dataclass here or in its app's
   (a user's, a table's, the lobby's), turned into the layer's message by
   ``encode`` too; ``Group`` names a group and every type it carries, so
   that each socket joining it can be held to handle each one
-  (tests/routing/test_group_messages.py).
+  (tests/test_socket_messages.py).
 
 A field is written under its own name, or under ``WIRE_NAMES``'s (a name
 Python keeps, ``from``); a field in ``OMITTED_WHEN_NONE`` is left out while

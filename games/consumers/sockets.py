@@ -114,7 +114,7 @@ class UserSocketMixin:
     session (``accounts.sockets``, ``games.socket_limits``)."""
 
     # The kinds of group the socket joins: it handles every message each
-    # carries (tests/routing/test_group_messages.py holds each kind of
+    # carries (tests/test_socket_messages.py holds each kind of
     # socket to it). A class adds the groups it joins besides the user's.
     GROUPS: tuple[Group, ...] = (USER,)
     user_groups: tuple[str, ...] = ()
