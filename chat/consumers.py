@@ -1,8 +1,9 @@
 """The chat's part of a live socket: a mixin the table's and the lobby's
-sockets take (``chat.sockets``). The chat never goes through a game's
-owner: a socket saves its player's message through ``chat.services`` and the
-message reaches the room's sockets through the room's channel-layer group,
-after commit. The frames are in docs/protocol.md, the rules in docs/chat.md.
+sockets take (``chat.sockets``, riding on them). The chat never goes
+through a game's owner: a socket saves its player's message through
+``chat.services`` and the message reaches the room's sockets through the
+room's channel-layer group, after commit. The frames are in
+docs/protocol.md, the rules in docs/chat.md.
 """
 
 from __future__ import annotations

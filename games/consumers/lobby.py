@@ -1,6 +1,6 @@
 """The lobby's socket: tells lobby pages to refresh their table list when
-it changes (docs/protocol.md). The lobby's chat rides on it, added by
-``chat.sockets``, which serves it."""
+it changes (docs/protocol.md). The lobby's chat rides on it
+(``chat.sockets``, through ``riders``)."""
 
 from __future__ import annotations
 

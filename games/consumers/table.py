@@ -51,15 +51,15 @@ class GameConsumer(
     Everything the socket is sent about the game (syncs, updates, presence,
     answers) comes from the owner (``games.live``), in this process or
     through the channel layer (``table_text``). What rides on the socket
-    beside the game comes in through ``joined``, ``leaving``, ``TAKES``
-    and ``on_message``: the table's chat (``chat.sockets``, which serves
-    this socket with its chat) never goes through the owner. The rematch
+    beside the game comes in through ``joined``, ``leaving`` and
+    ``on_message`` (``riders``): the table's chat (``chat.sockets``) never
+    goes through the owner. The rematch
     of a finished game is the socket's own business (``RematchSocketMixin``).
     """
 
     GROUPS = (*UserSocketMixin.GROUPS, messages.REMATCH, messages.TABLE_OWNER)
-    # What the page may send (a socket serving more than the game takes
-    # more: ``chat.sockets``).
+    # What the page may send (what rides on the socket adds its own:
+    # ``riders``).
     TAKES: dict[str, type[ClientIn]] = dict(messages.TABLE_TAKES)
 
     game_id: int

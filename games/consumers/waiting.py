@@ -3,11 +3,10 @@
 The waiting page draws the seats from the server, so it only needs to know
 when to read them again: the socket passes on the lobby's word that the
 tables changed (a seat taken or left, the game begun). What rides on it
-beside comes in through ``joined``, ``leaving``, ``TAKES`` and
-``on_message``: the
-table's chat (``chat.sockets``, which serves this socket with its chat),
-so that the players talk while the last seats fill. The messages are in
-docs/protocol.md ("The waiting table's socket").
+beside comes in through ``joined``, ``leaving`` and ``on_message``
+(``riders``): the table's chat (``chat.sockets``), so that the players
+talk while the last seats fill. The messages are in docs/protocol.md
+("The waiting table's socket").
 """
 
 from __future__ import annotations
