@@ -15,16 +15,34 @@ way.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from common.messages import ClientIn, Group
+
+
+class Rider(Protocol):
+    """A mixin that rides on a kind of the games' sockets."""
+
+    RIDER_GROUPS: ClassVar[tuple[Group, ...]]
+    RIDER_TAKES: ClassVar[Mapping[str, type[ClientIn]]]
+
+
+class Ridden(Protocol):
+    """A games' socket something may ride on."""
+
+    GROUPS: ClassVar[tuple[Group, ...]]
+    TAKES: ClassVar[Mapping[str, type[ClientIn]]]
+
 
 # The kinds of socket something may ride on.
 TABLE, WAITING, LOBBY = "table", "waiting", "lobby"
-_RIDERS: dict[str, list[type]] = {TABLE: [], WAITING: [], LOBBY: []}
+_RIDERS: dict[str, list[type[Rider]]] = {TABLE: [], WAITING: [], LOBBY: []}
 
-Consumer = TypeVar("Consumer", bound=type)
+Consumer = TypeVar("Consumer", bound=type[Ridden])
 
 
-def ride(kind: str, mixin: type) -> None:
+def ride(kind: str, mixin: type[Rider]) -> None:
     """Serve ``kind``'s sockets with ``mixin`` on them (once)."""
     if mixin not in _RIDERS[kind]:
         _RIDERS[kind].append(mixin)
