@@ -78,7 +78,7 @@ class QuickPlayConsumer(
         try:
             parse(read_frame(text_data, bytes_data), self.TAKES)  # a Ping
         except Refused as refusal:
-            await self.send_message(Error(refusal.id, "bad_message", str(refusal)))
+            await self.send_message(Error(None, "bad_message", str(refusal)))
             return
         await self.send_message(_status(await self.status_now()))
 
