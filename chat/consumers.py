@@ -24,13 +24,14 @@ from chat.messages import (
     ChatIn,
     ChatMuted,
     ChatMuteIn,
+    ChatPosted,
     ChatReported,
     ChatReportIn,
     ChatSaid,
 )
 from chat.selectors import Room
 from common.errors import ApplicationError
-from common.messages import Error
+from common.messages import Error, decode
 from games import socket_limits
 
 # How long a socket trusts what it read of whom its reader hides: a block
@@ -160,7 +161,7 @@ class ChatSocketMixin:
     async def chat_said(self, event) -> None:
         """The room's ``ChatPosted``: shown unless the reader hides its
         author."""
-        message = event["message"]
+        message = decode(ChatPosted, event).message
         if await self.chat_hides(message["author"]["id"]):
             return
         await self.send_message(ChatSaid(message))

@@ -12,9 +12,9 @@ message either way is a frozen dataclass here or in its app's
   does not declare, or a field of the wrong shape, with nothing changed;
 * ``GroupMessage``: what the channel layer carries to a group of sockets
   (a user's, a table's, the lobby's), turned into the layer's message by
-  ``encode`` too; ``Group`` names a group and every type it carries, so
-  that each socket joining it can be held to handle each one
-  (tests/test_socket_messages.py).
+  ``encode`` too and read back by its handler with ``decode``; ``Group``
+  names a group and every type it carries, so that each socket joining it
+  can be held to handle each one (tests/test_socket_messages.py).
 
 A field is written under its own name, or under ``WIRE_NAMES``'s (a name
 Python keeps, ``from``); a field in ``OMITTED_WHEN_NONE`` is left out while
@@ -102,6 +102,24 @@ def encode(message: Message) -> dict[str, Any]:
         elif value is not None or field.name not in message.OMITTED_WHEN_NONE:
             wire[message.WIRE_NAMES.get(field.name, field.name)] = value
     return wire
+
+
+G = TypeVar("G", bound="GroupMessage")
+
+
+def decode(kind: type[G], event: Mapping[str, Any]) -> G:
+    """The group message a channel-layer message carries (``encode``'s),
+    as the handler of its type reads it. A field its type does not declare,
+    or one missing, raises TypeError: a sender and its receivers disagree,
+    which is a bug to hear of, not a message to guess at."""
+    names = {
+        kind.WIRE_NAMES.get(field.name, field.name): field.name
+        for field in dataclasses.fields(kind)
+    }
+    undeclared = event.keys() - names.keys() - {"type"}
+    if undeclared or event.get("type") != kind.TYPE:
+        raise TypeError(f"not a {kind.TYPE!r} message: {sorted(event)}")
+    return kind(**{names[key]: value for key, value in event.items() if key != "type"})
 
 
 def handler_name(kind: type[GroupMessage]) -> str:

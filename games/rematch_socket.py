@@ -17,8 +17,9 @@ from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
 from common.errors import ApplicationError
+from common.messages import decode
 from games import selectors
-from games.messages import RematchCall, RematchState
+from games.messages import RematchCall, RematchChanged, RematchState
 from games.models import Game
 from games.services import rematch as rematch_services
 from games.services.notify import rematch_group
@@ -89,7 +90,7 @@ class RematchSocketMixin:
 
     async def rematch_message(self, event):
         """The group's ``RematchChanged``: where the offer stands now."""
-        await self.send_message(RematchState(event["message"]))
+        await self.send_message(RematchState(decode(RematchChanged, event).message))
 
 
 def _state_if_over(game_id: int) -> dict | None:

@@ -28,14 +28,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis import RedisError
 
-from common.messages import Error, Ping, Refused, by_type, parse
+from common.messages import Error, Ping, Refused, by_type, decode, parse
 from games.consumers.sockets import (
     DirectDispatchMixin,
     UserSocketMixin,
     read_frame,
 )
 from matchmaking import notify, pings, selectors
-from matchmaking.messages import QUICKPLAY, Status
+from matchmaking.messages import (
+    QUICKPLAY,
+    QuickplayJoined,
+    QuickplayMessage,
+    Status,
+)
 from matchmaking.models import PoolEntry
 from matchmaking.selectors import PoolStatus
 
@@ -101,7 +106,7 @@ class QuickPlayConsumer(
     async def quickplay_joined(self, event):
         """The player joined a pool (on this page or another): the pings
         answer so from now on."""
-        fields = event["entry"]
+        fields = decode(QuickplayJoined, event).entry
         joined_at = datetime.fromtimestamp(fields["joined_at"], tz=UTC)
         entry = PoolEntry(**{**fields, "joined_at": joined_at})
         self.status = selectors.entry_status(entry, players=1)
@@ -109,7 +114,7 @@ class QuickPlayConsumer(
     async def quickplay_message(self, event):
         """The group's ``QuickplayMessage``: a match or a removal, which the
         pings answer from now on, passed on to the page."""
-        message = event["message"]
+        message = decode(QuickplayMessage, event).message
         if message["type"] == "matched":
             self.status = PoolStatus(
                 waiting=False, table=message["table"], url=message["url"]

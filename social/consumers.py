@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 from redis import RedisError
 
-from common.messages import Ping, Pong, Refused, by_type, parse
+from common.messages import Ping, Pong, Refused, by_type, decode, parse
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.consumers.sockets import (
     DirectDispatchMixin,
@@ -30,7 +30,7 @@ from games.consumers.sockets import (
     read_frame,
 )
 from social import notify, presence, selectors
-from social.messages import ME, Hello
+from social.messages import ME, Hello, MeMessage
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
 
     async def me_message(self, event):
         """The group's ``MeMessage``: passed on as it was encoded."""
-        await self.send_json(event["message"])
+        await self.send_json(decode(MeMessage, event).message)
 
 
 def _hello(user_id: int) -> Hello:

@@ -7,6 +7,8 @@ types hold together:
   had no handler for once closed three kinds of socket (the chat's mute);
 * docs/protocol.md lists every type a client sends or is sent, and
   nothing else;
+* each group message is read back as it was sent, and refused with an
+  undeclared field;
 * the one parse refuses an unknown type, an undeclared field and a wrong
   shape with the one error message.
 """
@@ -28,6 +30,7 @@ from common.messages import (
     Ping,
     Refused,
     by_type,
+    decode,
     encode,
     handler_name,
     parse,
@@ -180,3 +183,11 @@ def test_the_one_parse_refuses_an_unknown_type_and_an_undeclared_field(frame, re
 
 def test_the_one_parse_reads_a_declared_message():
     assert parse({"type": "ping", "id": "p"}, by_type(Ping)) == Ping()
+
+
+@pytest.mark.parametrize("kind", declared(GroupMessage), ids=lambda kind: kind.__name__)
+def test_every_group_message_is_read_back_as_it_was_sent(kind):
+    example = kind(**{field.name: 1 for field in dataclasses.fields(kind)})
+    assert decode(kind, encode(example)) == example
+    with pytest.raises(TypeError):
+        decode(kind, {**encode(example), "undeclared": 1})

@@ -32,7 +32,7 @@ class NextGame(ClientOut):
 @dataclass(frozen=True, slots=True)
 class TournamentChanged(GroupMessage):
     TYPE: ClassVar[str] = "tournament.changed"
-    what: str
+    what: str = ""
 
 
 # A tournament page's sockets (``tournaments.notify.tournament_group``).

@@ -42,6 +42,7 @@ from common.messages import (
     Group,
     Pong,
     Refused,
+    decode,
     encode,
 )
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
@@ -299,7 +300,8 @@ class UserSocketMixin:
     # A handler for each of accounts.messages.USER's messages.
 
     async def session_ended(self, event):
-        await self.close(code=event["code"], reason=event["reason"])
+        ended = decode(SessionEnded, event)
+        await self.close(code=ended.code, reason=ended.reason)
 
     async def chat_hidden(self, event):
         """The user muted or unmuted someone: nothing to a socket without a

@@ -22,7 +22,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.sockets import CLOSE_FORBIDDEN, retries, session_ended
-from common.messages import ClientIn, Error, Pong, Refused, parse
+from common.messages import ClientIn, Error, Pong, Refused, decode, parse
 from games import messages, selectors
 from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
@@ -229,7 +229,7 @@ class GameConsumer(
 
     async def table_text(self, event):
         """A message from the game's owner in another process."""
-        await self.send_text(event["text"])
+        await self.send_text(decode(messages.TableText, event).text)
 
     async def table_close(self, event):
-        await self.close(code=event["code"])
+        await self.close(code=decode(messages.TableClose, event).code)
