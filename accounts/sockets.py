@@ -39,6 +39,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
+from accounts.messages import USER, ChatHidden, SessionEnded
+from common.messages import GroupMessage, encode
+
 logger = logging.getLogger(__name__)
 
 # Close codes (docs/protocol.md).
@@ -48,12 +51,11 @@ CLOSE_FORBIDDEN = 4403
 BANNED = "banned"
 SIGNED_OUT = "signed out"
 
-# Every message type sent to a user's or a session's group: the socket
-# closes with the message's code and reason; the user muted or unmuted
-# someone in the chat (a socket with a chat reads again whom they hide).
-SESSION_ENDED = "session.ended"
-CHAT_HIDDEN = "chat.hidden"
-USER_MESSAGES = (SESSION_ENDED, CHAT_HIDDEN)
+# Every message type sent to a user's or a session's group, declared as
+# types in ``accounts.messages``.
+SESSION_ENDED = SessionEnded.TYPE
+CHAT_HIDDEN = ChatHidden.TYPE
+USER_MESSAGES = tuple(kind.TYPE for kind in USER.carries)
 
 
 def session_group(session_key: str) -> str:
@@ -65,9 +67,11 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def tell_user(user_id: int, message: dict) -> None:
+def tell_user(user_id: int, message: GroupMessage | dict) -> None:
     """Send ``message`` to every socket of the user; its type must be one of
     ``USER_MESSAGES`` (ValueError otherwise, and nothing is sent)."""
+    if isinstance(message, GroupMessage):
+        message = encode(message)
     _send(user_group(user_id), message)
 
 
@@ -78,7 +82,7 @@ def _send(group: str, message: dict) -> None:
 
 
 def _tell(group: str, code: int, reason: str) -> None:
-    message = {"type": SESSION_ENDED, "code": code, "reason": reason}
+    message = encode(SessionEnded(code, reason))
     try:
         _send(group, message)
     except Exception:  # whatever the layer's failure: what ended stays ended

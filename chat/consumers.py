@@ -1,8 +1,9 @@
 """The chat's part of a live socket: a mixin the table's and the lobby's
-sockets take (``chat.sockets``). The chat never goes through a game's
-owner: a socket saves its player's message through ``chat.services`` and the
-message reaches the room's sockets through the room's channel-layer group,
-after commit. The frames are in docs/protocol.md, the rules in docs/chat.md.
+sockets take (``chat.sockets``, riding on them). The chat never goes
+through a game's owner: a socket saves its player's message through
+``chat.services`` and the message reaches the room's sockets through the
+room's channel-layer group, after commit. The frames are in
+docs/protocol.md, the rules in docs/chat.md.
 """
 
 from __future__ import annotations
@@ -17,12 +18,22 @@ from django.utils import timezone
 
 from chat import selectors, services
 from chat.errors import ChatFlood, Muted, YouBlocked
+from chat.messages import (
+    ChatClientIn,
+    ChatHistory,
+    ChatIn,
+    ChatMuted,
+    ChatMuteIn,
+    ChatPosted,
+    ChatReported,
+    ChatReportIn,
+    ChatSaid,
+)
 from chat.selectors import Room
 from common.errors import ApplicationError
+from common.messages import Error, decode
 from games import socket_limits
 
-# The client's chat messages; anything else is the socket's own.
-CHAT_TYPES = ("chat", "chat_mute", "chat_report")
 # How long a socket trusts what it read of whom its reader hides: a block
 # made elsewhere reaches it within this (a mute of the reader's own, at once).
 HIDDEN_FOR_SECONDS = 10.0
@@ -31,24 +42,12 @@ db = database_sync_to_async
 logger = logging.getLogger(__name__)
 
 
-def _valid_id(value) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 64
-
-
-def _id_of(message: dict):
-    value = message.get("id")
-    return value if _valid_id(value) else None
-
-
-def _positive_int(value) -> bool:
-    return type(value) is int and value > 0
-
-
 class ChatSocketMixin:
     """A socket in one chat room (``chat_room``), reading as ``user_id``
-    (None: anonymous, reads only). Needs ``send_json``, ``close`` and
-    ``channel_layer`` of a consumer, and ``session_key`` and ``leave_group``
-    of a ``games.consumers.sockets.UserSocketMixin``."""
+    (None: anonymous, reads only). Needs ``close`` and ``channel_layer`` of
+    a consumer, and ``send_message``, ``session_key`` and ``leave_group`` of
+    a ``games.consumers.sockets.UserSocketMixin``. Its socket joins the
+    room's group (``chat.messages.CHAT_ROOM``)."""
 
     chat_room: Room | None = None
     chat_reader: int | None = None
@@ -74,14 +73,7 @@ class ChatSocketMixin:
             )
             return
         if messages or muted:
-            await self.send_json(
-                {
-                    "type": "chat_history",
-                    "room": room.kind,
-                    "messages": messages,
-                    "muted": muted,
-                }
-            )
+            await self.send_message(ChatHistory(room.kind, messages, muted))
 
     def _history(self):
         self.chat_hidden_ids = frozenset(selectors.hidden_authors(self.chat_reader))
@@ -96,18 +88,21 @@ class ChatSocketMixin:
 
     # Client messages
 
-    async def chat_receive(self, message: dict) -> None:
-        handler = {
-            "chat": self.on_chat,
-            "chat_mute": self.on_chat_mute,
-            "chat_report": self.on_chat_report,
-        }[message["type"]]
-        client_id = _id_of(message)
+    async def chat_receive(self, message: ChatClientIn) -> None:
+        """One of the chat's messages (``chat.messages``), read by the
+        socket's one parse."""
+        client_id = message.id
         if self.chat_room is None or self.chat_reader is None:
             await self.chat_error(client_id, "not_allowed", "sign in to chat")
             return
         try:
-            await handler(client_id, message)
+            match message:
+                case ChatIn():
+                    await self.on_chat(message)
+                case ChatMuteIn():
+                    await self.on_chat_mute(message)
+                case ChatReportIn():
+                    await self.on_chat_report(message)
         except ApplicationError as error:
             await self.chat_refused(client_id, error)
         except DatabaseError:
@@ -117,70 +112,38 @@ class ChatSocketMixin:
                 client_id, "unavailable", "the chat could not be saved just now"
             )
 
-    async def on_chat(self, client_id, message: dict) -> None:
-        text, phrase = message.get("text"), message.get("phrase")
-        shapes_ok = (
-            _valid_id(message.get("id"))
-            and (text is None or isinstance(text, str))
-            and (phrase is None or isinstance(phrase, str))
-            and (text is None) != (phrase is None)
-        )
-        if not shapes_ok:
-            await self.chat_error(
-                client_id,
-                "bad_message",
-                "a chat message has a string 'id' and either a 'text' or a 'phrase'",
-            )
-            return
+    async def on_chat(self, message: ChatIn) -> None:
         await db(services.message_post)(
             author_id=self.chat_reader,
             room=self.chat_room,
-            text=text,
-            phrase=phrase,
+            text=message.text,
+            phrase=message.phrase,
             now=timezone.now(),
         )
         self.chat_floods = 0
 
-    async def on_chat_mute(self, client_id, message: dict) -> None:
-        user, muted = message.get("user"), message.get("muted")
-        if not _positive_int(user) or type(muted) is not bool:
-            await self.chat_error(
-                client_id,
-                "bad_message",
-                "'user' must be a player's id, 'muted' true or false",
-            )
-            return
+    async def on_chat_mute(self, message: ChatMuteIn) -> None:
         await db(services.personal_mute_set)(
-            user_id=self.chat_reader, muted_id=user, muted=muted, now=timezone.now()
-        )
-        await self.send_json(
-            {"type": "chat_muted", "id": client_id, "user": user, "muted": muted}
-        )
-
-    async def on_chat_report(self, client_id, message: dict) -> None:
-        target, reason = message.get("message"), message.get("reason", "")
-        if not _positive_int(target) or not isinstance(reason, str):
-            await self.chat_error(
-                client_id, "bad_message", "'message' must be a message's id"
-            )
-            return
-        await db(services.report_create)(
-            reporter_id=self.chat_reader,
-            message_id=target,
-            reason=reason,
+            user_id=self.chat_reader,
+            muted_id=message.user,
+            muted=message.muted,
             now=timezone.now(),
         )
-        await self.send_json(
-            {"type": "chat_reported", "id": client_id, "message": target}
+        await self.send_message(ChatMuted(message.id, message.user, message.muted))
+
+    async def on_chat_report(self, message: ChatReportIn) -> None:
+        await db(services.report_create)(
+            reporter_id=self.chat_reader,
+            message_id=message.message,
+            reason=message.reason,
+            now=timezone.now(),
         )
+        await self.send_message(ChatReported(message.id, message.message))
 
     async def chat_refused(self, client_id, error: ApplicationError) -> None:
-        extra = {}
-        if isinstance(error, Muted):
-            extra["until"] = error.until.isoformat()
-        if isinstance(error, YouBlocked):
-            extra["names"] = error.names
-        await self.chat_error(client_id, error.code, str(error), **extra)
+        until = error.until.isoformat() if isinstance(error, Muted) else None
+        names = error.names if isinstance(error, YouBlocked) else None
+        await self.send_message(Error(client_id, error.code, str(error), until, names))
         if isinstance(error, ChatFlood):
             self.chat_floods += 1
             if self.chat_floods >= settings.PULKA_CHAT_FLOOD_CLOSE:
@@ -190,17 +153,18 @@ class ChatSocketMixin:
                     reason="too many messages",
                 )
 
-    async def chat_error(self, client_id, code: str, message: str, **extra) -> None:
-        frame = {"type": "error", "id": client_id, "code": code, "message": message}
-        await self.send_json(frame | extra)
+    async def chat_error(self, client_id, code: str, message: str) -> None:
+        await self.send_message(Error(client_id, code, message))
 
     # Group messages
 
     async def chat_said(self, event) -> None:
-        message = event["message"]
+        """The room's ``ChatPosted``: shown unless the reader hides its
+        author."""
+        message = decode(ChatPosted, event).message
         if await self.chat_hides(message["author"]["id"]):
             return
-        await self.send_json({"type": "chat", "message": message})
+        await self.send_message(ChatSaid(message))
 
     async def chat_hides(self, author_id: int) -> bool:
         if time.monotonic() - self.chat_hidden_at > HIDDEN_FOR_SECONDS:

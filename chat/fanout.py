@@ -7,16 +7,17 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from accounts.sockets import CHAT_HIDDEN, tell_user
+from accounts.messages import ChatHidden
+from accounts.sockets import tell_user
+from chat.messages import ChatPosted
+from common.messages import encode
 
 
 def said(group: str, message: dict) -> None:
     """Every socket in the room gets the message (each drops it if its
     reader hides the author)."""
-    async_to_sync(get_channel_layer().group_send)(
-        group, {"type": "chat.said", "message": message}
-    )
+    async_to_sync(get_channel_layer().group_send)(group, encode(ChatPosted(message)))
 
 
 def hidden_changed(user_id: int) -> None:
-    tell_user(user_id, {"type": CHAT_HIDDEN})
+    tell_user(user_id, ChatHidden())

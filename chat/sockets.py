@@ -1,64 +1,61 @@
-"""The table's (playing or waiting for its players) and the lobby's sockets
-as the site serves them: the games' sockets (``games.consumers``) with the
-chat riding on them.
+"""The chat riding on the games' sockets (``games.consumers.riders``): the
+table's, playing or waiting for its players, and the lobby's.
 
 The games know nothing of the chat; their sockets leave room for it
-(``joined``, ``leaving``, ``HANDLERS``), and these classes fill it, so the
-chat sits above the games and the games import nothing of it. The chat
-never goes through a game's owner (``chat.consumers``).
+(``joined``, ``leaving``, ``on_message``, the groups and messages a rider
+adds), and these mixins fill it, added from ``chat.apps``, so the chat sits
+above the games and the games import nothing of it. The chat never goes
+through a game's owner (``chat.consumers``).
 """
 
 from __future__ import annotations
 
-from chat.consumers import CHAT_TYPES, ChatSocketMixin
+from chat.consumers import ChatSocketMixin
+from chat.messages import CHAT_ROOM, CHAT_TAKES, ChatIn, ChatMuteIn, ChatReportIn
 from chat.selectors import LOBBY, table_room
-from games.consumers import GameConsumer, LobbyConsumer, WaitingTableConsumer
+from common.messages import ClientIn
 
 
-class TableSocket(ChatSocketMixin, GameConsumer):
-    """A live table's socket, with the room of the seat's side: the
-    players', or the spectators'."""
+class _RidingChat(ChatSocketMixin):
+    """The chat's part of a games' socket: its room's group, its messages."""
 
-    async def joined(self) -> None:
-        await self.chat_join(table_room(self.table_id, self.seat), self.user_id)
+    RIDER_GROUPS = (CHAT_ROOM,)
+    RIDER_TAKES = CHAT_TAKES
 
     async def leaving(self) -> None:
         await self.chat_leave()
+        await super().leaving()
 
-    async def on_chat_frame(self, message):
-        await self.chat_receive(message)
+    async def on_message(self, message: ClientIn) -> None:
+        if isinstance(message, ChatIn | ChatMuteIn | ChatReportIn):
+            await self.chat_receive(message)
+        else:
+            await super().on_message(message)
 
-    HANDLERS = {**GameConsumer.HANDLERS, **dict.fromkeys(CHAT_TYPES, on_chat_frame)}
+
+class TableChat(_RidingChat):
+    """A live table's socket, in the room of the seat's side: the players',
+    or the spectators'."""
+
+    async def joined(self) -> None:
+        await super().joined()
+        await self.chat_join(table_room(self.table_id, self.seat), self.user_id)
 
 
-class WaitingTableSocket(ChatSocketMixin, WaitingTableConsumer):
-    """The socket of a table waiting for its last players, in the room of
-    the seat's side as at the game (``TableSocket``): the same room, so
+class WaitingTableChat(_RidingChat):
+    """A table's socket while it waits for its last players, in the room
+    of the seat's side as at the game (``TableChat``): the same room, so
     what is said here is there when the game begins, and goes on."""
 
     async def joined(self) -> None:
+        await super().joined()
         await self.chat_join(table_room(self.table_id, self.seat), self.user_id)
 
-    async def leaving(self) -> None:
-        await self.chat_leave()
 
-    async def on_chat_frame(self, message):
-        await self.chat_receive(message)
-
-    HANDLERS = dict.fromkeys(CHAT_TYPES, on_chat_frame)
-
-
-class LobbySocket(ChatSocketMixin, LobbyConsumer):
+class LobbyChat(_RidingChat):
     """The lobby's socket, with the lobby's room: anybody reads it, a
     signed-in user writes in it."""
 
     async def joined(self, user_id: int | None) -> None:
+        await super().joined(user_id)
         await self.chat_join(LOBBY, user_id)
-
-    async def leaving(self) -> None:
-        await self.chat_leave()
-
-    async def on_chat_frame(self, message):
-        await self.chat_receive(message)
-
-    HANDLERS = dict.fromkeys(CHAT_TYPES, on_chat_frame)

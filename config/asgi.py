@@ -17,12 +17,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from chat.routing import websocket_urlpatterns as tables  # noqa: E402
 from config.forwarded import TrustedProxyHeaders  # noqa: E402
 from config.origins import AllowedOriginsOnly  # noqa: E402
 from config.unrouted import unrouted  # noqa: E402
 from games.consumers.sockets import SocketAuthStack  # noqa: E402
 from games.live.lifespan import lifespan  # noqa: E402
+from games.routing import websocket_urlpatterns as tables  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
 from social.routing import websocket_urlpatterns as me  # noqa: E402

@@ -17,7 +17,9 @@ from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
 from common.errors import ApplicationError
+from common.messages import decode
 from games import selectors
+from games.messages import RematchCall, RematchChanged, RematchState
 from games.models import Game
 from games.services import rematch as rematch_services
 from games.services.notify import rematch_group
@@ -57,9 +59,9 @@ class RematchSocketMixin:
             rematch_group(self.game_id), self.channel_name
         )
         self.rematch_joined = True
-        message = await database_sync_to_async(_state_if_over)(self.game_id)
-        if message is not None:
-            await self.send_json(message)
+        offer = await database_sync_to_async(_state_if_over)(self.game_id)
+        if offer is not None:
+            await self.send_message(RematchState(offer))
 
     async def leave_rematch(self) -> None:
         if not self.rematch_joined:
@@ -74,23 +76,21 @@ class RematchSocketMixin:
             # offer then lapses with its time instead.
             logger.warning("game %s: a rematch offer not withdrawn", self.game_id)
 
-    async def on_rematch(self, message):
+    async def on_rematch(self, message: RematchCall) -> None:
         await self.rematch_call(_agree, message)
 
-    async def on_rematch_decline(self, message):
+    async def on_rematch_decline(self, message: RematchCall) -> None:
         await self.rematch_call(_decline, message)
 
-    async def rematch_call(self, service, message) -> None:
-        client_id = message.get("id")
-        if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
-            client_id = None
+    async def rematch_call(self, service, message: RematchCall) -> None:
         try:
             await database_sync_to_async(service)(self.game_id, self.scope["user"])
         except ApplicationError as error:
-            await self.send_error(client_id, error.code, str(error))
+            await self.send_error(message.id, error.code, str(error))
 
     async def rematch_message(self, event):
-        await self.send_json(event["message"])
+        """The group's ``RematchChanged``: where the offer stands now."""
+        await self.send_message(RematchState(decode(RematchChanged, event).message))
 
 
 def _state_if_over(game_id: int) -> dict | None:

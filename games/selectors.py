@@ -18,6 +18,7 @@ from django.utils import timezone
 from coins.models import Account, Entry
 from common.errors import NotFound
 from games import fairness, rows, snapshots
+from games.messages import Sync
 from games.models import Game, GameEvent, Rematch, Seat, Table, deal_of
 from joker.record import record_json
 from ratings import selectors as ratings
@@ -77,7 +78,7 @@ def snapshot(
         state = game.engine_state()
     if shared is None:
         shared = shared_snapshot(game, seats)
-    return snapshots.snapshot(shared, state, seat)
+    return snapshots.for_audience(shared, state, seat)
 
 
 def shared_snapshot(game: Game, seats: list[Seat]) -> dict:
@@ -296,15 +297,14 @@ def waiting_table_access(table_id: int, user) -> Access | None:
 MAX_RESYNC_STEPS = 200
 
 
-def sync_message(game_id: int, seat: int | None, since: int | None) -> dict:
+def stored_sync(game_id: int, seat: int | None, since: int | None) -> Sync:
+    """The ``sync`` of a game nobody owns (over), read from the database."""
     game, seats = game_for_broadcast(game_id)
     events: list = []
     if since is not None and 0 <= game.version - since <= MAX_RESYNC_STEPS:
         events = events_since(game, since)
     # The last trick is held by a game's owner only.
-    return snapshots.sync(
-        snapshot(game, seats, seat), since=since, events=events, last_trick=None
-    )
+    return Sync(since, events, None, snapshot(game, seats, seat))
 
 
 def rematch_message(game_id: int, *, now=None) -> dict:

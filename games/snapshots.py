@@ -1,5 +1,5 @@
-"""The one builder of what a client is shown of a game: the snapshot and the
-``sync`` message that carries it.
+"""The one builder of what a client is shown of a game: the snapshot that
+the ``sync`` message (``games.messages.Sync``) carries.
 
 Two callers hold a game in different forms: a game's owner holds it in
 memory (``games.live.broadcast``), and the pages and a socket without an
@@ -81,22 +81,7 @@ def shared(
     return data
 
 
-def snapshot(shared_part: dict, state, audience: int | None) -> dict:
+def for_audience(shared_part: dict, state, audience: int | None) -> dict:
     """Everything the recipient at seat ``audience`` (None: a spectator)
     may see now."""
     return {**shared_part, "you": audience, "view": view(state, audience)}
-
-
-def sync(
-    snapshot_part: dict, *, since: int | None, events: list, last_trick: dict | None
-) -> dict:
-    """The answer to a (re)connection: the snapshot, and the public steps
-    after ``since`` when they are all at hand (else none: the client
-    redraws from the snapshot)."""
-    return {
-        "type": "sync",
-        "since": since,
-        "events": events,
-        "last_trick": last_trick,
-        **snapshot_part,
-    }

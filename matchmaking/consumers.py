@@ -28,13 +28,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis import RedisError
 
+from common.messages import Error, Ping, Refused, by_type, decode, parse
 from games.consumers.sockets import (
     DirectDispatchMixin,
-    FrameError,
     UserSocketMixin,
     read_frame,
 )
 from matchmaking import notify, pings, selectors
+from matchmaking.messages import (
+    QUICKPLAY,
+    QuickplayJoined,
+    QuickplayMessage,
+    Status,
+)
 from matchmaking.models import PoolEntry
 from matchmaking.selectors import PoolStatus
 
@@ -48,6 +54,10 @@ _heard = sync_to_async(pings.heard, thread_sensitive=False)
 class QuickPlayConsumer(
     DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer
 ):
+    GROUPS = (*UserSocketMixin.GROUPS, QUICKPLAY)
+    # What the page may send.
+    TAKES = by_type(Ping)
+
     group: str | None = None
     # The player's status as the socket opened, or as the group told since.
     status = PoolStatus(waiting=False)
@@ -71,13 +81,11 @@ class QuickPlayConsumer(
         # gets an answer instead of closing the socket; read as the table's
         # socket reads its frames, every refusal is a bad_message here.
         try:
-            is_ping = read_frame(text_data, bytes_data)["type"] == "ping"
-        except FrameError:
-            is_ping = False
-        if is_ping:
-            await self.send_json(_message(await self.status_now()))
-        else:
-            await self.send_json({"type": "error", "code": "bad_message"})
+            parse(read_frame(text_data, bytes_data), self.TAKES)  # a Ping
+        except Refused as refusal:
+            await self.send_message(Error(None, "bad_message", str(refusal)))
+            return
+        await self.send_message(_status(await self.status_now()))
 
     async def status_now(self) -> PoolStatus:
         """Record the ping, and the player's status now."""
@@ -98,13 +106,15 @@ class QuickPlayConsumer(
     async def quickplay_joined(self, event):
         """The player joined a pool (on this page or another): the pings
         answer so from now on."""
-        fields = event["entry"]
+        fields = decode(QuickplayJoined, event).entry
         joined_at = datetime.fromtimestamp(fields["joined_at"], tz=UTC)
         entry = PoolEntry(**{**fields, "joined_at": joined_at})
         self.status = selectors.entry_status(entry, players=1)
 
     async def quickplay_message(self, event):
-        message = event["message"]
+        """The group's ``QuickplayMessage``: a match or a removal, which the
+        pings answer from now on, passed on to the page."""
+        message = decode(QuickplayMessage, event).message
         if message["type"] == "matched":
             self.status = PoolStatus(
                 waiting=False, table=message["table"], url=message["url"]
@@ -114,14 +124,13 @@ class QuickPlayConsumer(
         await self.send_json(message)
 
 
-def _message(status: PoolStatus) -> dict:
-    return {
-        "type": "status",
-        "waiting": status.waiting,
-        "waited": status.waited,
-        "window": status.window,
-        "players": status.players,
-        "table": status.table,
-        "url": status.url,
-        "bots_in": status.bots_in,
-    }
+def _status(status: PoolStatus) -> Status:
+    return Status(
+        status.waiting,
+        status.waited,
+        status.window,
+        status.players,
+        status.table,
+        status.url,
+        status.bots_in,
+    )

@@ -10,6 +10,9 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from common.messages import GroupMessage, encode
+from matchmaking.messages import Matched, QuickplayJoined, QuickplayMessage, Removed
+
 
 def user_group(user_id: int) -> str:
     return f"quickplay-{user_id}"
@@ -17,7 +20,7 @@ def user_group(user_id: int) -> str:
 
 def matched(user_ids: list[int], table_id: int, url: str) -> None:
     """Send each matched player to their table."""
-    message = {"type": "matched", "table": table_id, "url": url}
+    message = QuickplayMessage(encode(Matched(table_id, url)))
     _send_all([(user_group(user_id), message) for user_id in user_ids])
 
 
@@ -25,24 +28,22 @@ def joined(user_id: int, entry: dict) -> None:
     """The player joined a pool (``entry``: its fields, ``joined_at`` in
     Unix seconds): their quick-play sockets, which answer pings from what
     they know, know it too. Not passed on to the page."""
-    _send_all([(user_group(user_id), {"type": "quickplay.joined", "entry": entry})])
+    _send_all([(user_group(user_id), QuickplayJoined(entry))])
 
 
 def removed(user_ids: list[int], reason: str) -> None:
     """Tell players they left the pool without a match (``reason``: "away",
     "refused", or "cancelled" on another page)."""
-    message = {"type": "removed", "reason": reason}
+    message = QuickplayMessage(encode(Removed(reason)))
     _send_all([(user_group(user_id), message) for user_id in user_ids])
 
 
-def _send_all(sends: list[tuple[str, dict]]) -> None:
+def _send_all(sends: list[tuple[str, GroupMessage]]) -> None:
     async def send_all():
         # One after another: channels_redis stalls on concurrent sends from
         # one event loop.
         layer = get_channel_layer()
         for group, message in sends:
-            if not message["type"].startswith("quickplay."):
-                message = {"type": "quickplay.message", "message": message}
-            await layer.group_send(group, message)
+            await layer.group_send(group, encode(message))
 
     async_to_sync(send_all)()

@@ -22,14 +22,15 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 from redis import RedisError
 
+from common.messages import Ping, Pong, Refused, by_type, decode, parse
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.consumers.sockets import (
     DirectDispatchMixin,
-    FrameError,
     UserSocketMixin,
     read_frame,
 )
 from social import notify, presence, selectors
+from social.messages import ME, Hello, MeMessage
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +41,10 @@ _gone = sync_to_async(presence.gone, thread_sensitive=False)
 
 
 class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsumer):
+    GROUPS = (*UserSocketMixin.GROUPS, ME)
+    # What the page may send.
+    TAKES = by_type(Ping)
+
     group: str | None = None
     counted = False
     # Counted apart from the pages' own sockets: every page opens one, and
@@ -53,7 +58,7 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
         # Counted before the hello, so that a hello means "online".
         self.counted = True
         came = await _heard(user_id, self.channel_name, now=time.time())
-        await self.send_json(await database_sync_to_async(_hello)(user_id))
+        await self.send_message(await database_sync_to_async(_hello)(user_id))
         if came:
             await self.tell_friends(user_id)
 
@@ -83,26 +88,17 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
         # Parsed here rather than in receive_json, so that a malformed frame
         # gets an answer instead of closing the socket.
         try:
-            message = read_frame(text_data, bytes_data)
-        except FrameError as error:
-            await self.send_error(error.code, error.message)
-            return
-        if message["type"] != "ping":
-            await self.send_error(
-                "unknown_type", f"unknown type {message['type'][:64]!r}"
-            )
+            frame = read_frame(text_data, bytes_data)
+            parse(frame, self.TAKES, unknown_named=False)  # a Ping
+        except Refused as refusal:
+            await self.send_message(refusal.error())
             return
         # Recorded before the answer, so that a pong means "counted".
         back = await _heard(self.user_id, self.channel_name, now=time.time())
-        await self.send_json({"type": "pong"})
+        await self.send_message(Pong())
         if back:
             # Out of time before this ping (a long pause): online again.
             await self.tell_friends(self.user_id)
-
-    async def send_error(self, code: str, text: str):
-        await self.send_json(
-            {"type": "error", "id": None, "code": code, "message": text}
-        )
 
     async def tell_friends(self, user_id: int):
         try:
@@ -120,14 +116,12 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
         await notify.send_async([(friend, notify.FRIENDS) for friend in friends])
 
     async def me_message(self, event):
-        await self.send_json(event["message"])
+        """The group's ``MeMessage``: passed on as it was encoded."""
+        await self.send_json(decode(MeMessage, event).message)
 
 
-def _hello(user_id: int) -> dict:
+def _hello(user_id: int) -> Hello:
     """The first message: the invitations still open, so that a page opened
     after one was sent shows it too."""
     invitations = selectors.invitations_received(user_id, now=timezone.now())
-    return {
-        "type": "hello",
-        "invitations": [selectors.invitation_json(i) for i in invitations],
-    }
+    return Hello([selectors.invitation_json(i) for i in invitations])

@@ -13,7 +13,10 @@ from collections.abc import Callable
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-FRIENDS = {"type": "friends"}
+from common.messages import ClientOut, encode
+from social.messages import Friends, MeMessage
+
+FRIENDS = Friends()
 
 # Checks of whether a player wants no notice from another, (receiver id,
 # sender id) -> bool. A block refuses the request itself; the chat, which
@@ -36,19 +39,17 @@ def me_group(user_id: int) -> str:
     return f"me-{user_id}"
 
 
-def send(messages: list[tuple[int, dict]]) -> None:
+def send(messages: list[tuple[int, ClientOut]]) -> None:
     """Send each ``(user id, message)`` to every /ws/me/ socket of the user."""
     async_to_sync(send_async)(messages)
 
 
-async def send_async(messages: list[tuple[int, dict]]) -> None:
+async def send_async(messages: list[tuple[int, ClientOut]]) -> None:
     # One after another: channels_redis stalls on concurrent sends from one
     # event loop.
     layer = get_channel_layer()
     for user_id, message in messages:
-        await layer.group_send(
-            me_group(user_id), {"type": "me.message", "message": message}
-        )
+        await layer.group_send(me_group(user_id), encode(MeMessage(encode(message))))
 
 
 def friends_changed(*user_ids: int) -> None:

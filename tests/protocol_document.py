@@ -88,3 +88,30 @@ def _codes_path(cell: str) -> str:
     found = re.fullmatch(r"`(/ws/[^`]+)`", cell)
     assert found, f"not a socket's address: {cell!r}"
     return found[1]
+
+
+@dataclass(frozen=True)
+class Messages:
+    # The message types the tables list a client sending (``| message |
+    # effect |``) and being sent (``| message | when |``).
+    sent: frozenset[str]
+    received: frozenset[str]
+
+
+@cache
+def messages(text: str | None = None) -> Messages:
+    text = DOCUMENT.read_text(encoding="utf-8") if text is None else text
+    sent, received = set(), set()
+    for header, rows in _tables(text):
+        if header[:1] != ["message"] or len(header) < 2:
+            continue
+        found = {kind for row in rows for kind in _types(row[0])}
+        if header[1] == "effect":
+            sent |= found
+        elif header[1] == "when":
+            received |= found
+    return Messages(frozenset(sent), frozenset(received))
+
+
+def _types(cell: str) -> list[str]:
+    return re.findall(r'\{"type": "([a-z_]+)"', cell)

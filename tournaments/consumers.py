@@ -11,12 +11,14 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from common.messages import decode
 from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
     DirectDispatchMixin,
     PongToEveryFrameMixin,
     UserSocketMixin,
 )
+from tournaments.messages import TOURNAMENT, TournamentChanged, TournamentNews
 from tournaments.models import Tournament
 from tournaments.notify import tournament_group
 
@@ -31,6 +33,7 @@ class TournamentConsumer(
     PongToEveryFrameMixin,
     AsyncJsonWebsocketConsumer,
 ):
+    GROUPS = (*UserSocketMixin.GROUPS, TOURNAMENT)
     group: str | None = None
 
     async def connect(self):
@@ -51,4 +54,4 @@ class TournamentConsumer(
         await self.leave_group(group)
 
     async def tournament_changed(self, event):
-        await self.send_json({"type": "tournament", "what": event.get("what", "")})
+        await self.send_message(TournamentNews(decode(TournamentChanged, event).what))

@@ -17,7 +17,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.urls import reverse
 
+from common.messages import encode
 from social import notify as personal
+from tournaments.messages import NextGame, TournamentChanged
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ def changed_on_commit(tournament_id: int, what: str) -> None:
 
 
 def changed(tournament_id: int, what: str) -> None:
-    message = {"type": "tournament.changed", "what": what}
+    message = encode(TournamentChanged(what))
     try:
         async_to_sync(get_channel_layer().group_send)(
             tournament_group(tournament_id), message
@@ -53,14 +55,13 @@ def over_on_commit(tournament_id: int, user_ids: list[int]) -> None:
 
 
 def seated(tournament_id: int, table_id: int | None, user_ids: list[int]) -> None:
-    message = {
-        "type": "next_game",
-        "tournament": tournament_id,
-        "table": table_id,
-        "url": reverse("games:table", args=[table_id])
+    message = NextGame(
+        tournament_id,
+        table_id,
+        reverse("games:table", args=[table_id])
         if table_id is not None
         else reverse("tournaments:detail", args=[tournament_id]),
-    }
+    )
     try:
         personal.send([(user_id, message) for user_id in user_ids])
     except Exception:  # the tournament page and the beat's tick still seat them

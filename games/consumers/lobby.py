@@ -1,17 +1,18 @@
 """The lobby's socket: tells lobby pages to refresh their table list when
-it changes (docs/protocol.md). The lobby's chat rides on it, added by
-``chat.sockets``, which serves it."""
+it changes (docs/protocol.md). The lobby's chat rides on it
+(``chat.sockets``, through ``riders``)."""
 
 from __future__ import annotations
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from common.messages import ClientIn, Pong, Refused, parse
 from games.consumers.sockets import (
     DirectDispatchMixin,
-    FrameError,
     UserSocketMixin,
     read_frame,
 )
+from games.messages import LOBBY, Lobby
 from games.services.notify import LOBBY_GROUP
 
 
@@ -40,9 +41,10 @@ class LobbyConsumer(
     async def leaving(self) -> None:
         """The socket is closing, before it leaves its groups."""
 
-    # The frames answered other than with a pong, by type (``chat.sockets``
-    # adds the chat's).
-    HANDLERS: dict = {}
+    GROUPS = (*UserSocketMixin.GROUPS, LOBBY)
+    # The messages answered other than with a pong (``chat.sockets`` adds
+    # the chat's, and handles them in ``on_message``).
+    TAKES: dict[str, type[ClientIn]] = {}
 
     async def disconnect(self, code):
         await self.leaving()
@@ -50,18 +52,25 @@ class LobbyConsumer(
         await self.leave_group(LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """A frame of a type in ``HANDLERS`` goes to its handler; every
-        other frame, whatever it holds, is a keep-alive answered with a
-        pong."""
+        """A frame of a type in ``TAKES`` is read and handled (or refused);
+        every other frame, whatever it holds, is a keep-alive answered with
+        a pong."""
         try:
-            message = read_frame(text_data, bytes_data)
-        except FrameError:
-            message = None
-        handler = self.HANDLERS.get(message["type"]) if message else None
-        if handler is not None:
-            await handler(self, message)
-        else:
-            await self.send_json({"type": "pong"})
+            frame = read_frame(text_data, bytes_data)
+        except Refused:
+            frame = None
+        if frame is None or frame["type"] not in self.TAKES:
+            await self.send_message(Pong())
+            return
+        try:
+            message = parse(frame, self.TAKES)
+        except Refused as refusal:
+            await self.send_message(refusal.error())
+            return
+        await self.on_message(message)
+
+    async def on_message(self, message: ClientIn) -> None:
+        """The one dispatch of what the page sent (``chat.sockets``)."""
 
     async def lobby_changed(self, event):
-        await self.send_json({"type": "lobby"})
+        await self.send_message(Lobby())

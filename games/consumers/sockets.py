@@ -34,7 +34,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.functional import empty
 
+from accounts.messages import USER, SessionEnded
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
+from common.messages import (
+    RATE_LIMITED,
+    ClientOut,
+    Group,
+    Pong,
+    Refused,
+    decode,
+    encode,
+)
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games import socket_limits
 
@@ -104,6 +114,10 @@ class UserSocketMixin:
     user the cap on sockets and the groups that end a socket with its
     session (``accounts.sockets``, ``games.socket_limits``)."""
 
+    # The kinds of group the socket joins: it handles every message each
+    # carries (tests/test_socket_messages.py holds each kind of
+    # socket to it). A class adds the groups it joins besides the user's.
+    GROUPS: tuple[Group, ...] = (USER,)
     user_groups: tuple[str, ...] = ()
     user_id: int | None = None
     # The password hash the session was signed in with (a new one ends it).
@@ -135,6 +149,10 @@ class UserSocketMixin:
         if self.closing:
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def send_message(self, message: ClientOut) -> None:
+        """Send one of the messages a socket sends (``common.messages``)."""
+        await self.send_json(encode(message))
 
     async def refuse(self, code: int, reason: str = "") -> None:
         """Refuse a connection with a close code the client can read.
@@ -181,15 +199,7 @@ class UserSocketMixin:
         if verdict == "pass":
             await super().websocket_receive(message)
         elif verdict == "warn":
-            await self.send_json(
-                {
-                    "type": "error",
-                    "id": None,
-                    "code": "rate_limited",
-                    "message": "too many messages: this one and any more "
-                    "until the rate falls are dropped",
-                }
-            )
+            await self.send_message(RATE_LIMITED)
         elif verdict == "close":
             await socket_limits.pause_session(self.session_key)
             await self.close(
@@ -240,14 +250,10 @@ class UserSocketMixin:
             return False
         self.user_id, self.password = user.pk, user.password
         for channel in too_many:
-            await self.channel_layer.send(
-                channel,
-                {
-                    "type": "session.ended",
-                    "code": socket_limits.CLOSE_TOO_MANY_SOCKETS,
-                    "reason": "too many sockets",
-                },
+            ended = SessionEnded(
+                socket_limits.CLOSE_TOO_MANY_SOCKETS, "too many sockets"
             )
+            await self.channel_layer.send(channel, encode(ended))
         return True
 
     async def leave_user_group(self):
@@ -291,22 +297,24 @@ class UserSocketMixin:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
 
-    # A handler for each of accounts.sockets.USER_MESSAGES.
+    # A handler for each of accounts.messages.USER's messages.
 
     async def session_ended(self, event):
-        await self.close(code=event["code"], reason=event["reason"])
+        ended = decode(SessionEnded, event)
+        await self.close(code=ended.code, reason=ended.reason)
 
     async def chat_hidden(self, event):
         """The user muted or unmuted someone: nothing to a socket without a
         chat (a socket with one reads again whom its reader hides)."""
 
 
-class FrameError(Exception):
-    """A frame that is not a message: ``code`` is its error code."""
+class FrameError(Refused):
+    """A frame that is not a message: ``code`` is its error code (answered
+    with the one ``error``, naming no id)."""
 
     def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
+        super().__init__(None, message, code)
+        self.message = message
 
 
 def read_frame(text_data: str | None, bytes_data: bytes | None) -> dict:
@@ -344,4 +352,4 @@ class PongToEveryFrameMixin:
     reading it, the socket has nothing a frame could break."""
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send_json({"type": "pong"})
+        await self.send_message(Pong())

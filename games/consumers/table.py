@@ -22,17 +22,17 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.sockets import CLOSE_FORBIDDEN, retries, session_ended
-from games import selectors
+from common.messages import ClientIn, Error, Pong, Refused, decode, parse
+from games import messages, selectors
 from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
     DirectDispatchMixin,
-    FrameError,
     UserSocketMixin,
     read_frame,
 )
 from games.live import commands
-from games.live.broadcast import encode
-from games.live.commands import Heard, OwnerCommand, PlayerCommand, Refused, Sync
+from games.live.broadcast import json_text
+from games.live.commands import Heard, OwnerCommand, PlayerCommand, Sync
 from games.live.hall import hall
 from games.rematch_socket import RematchSocketMixin
 
@@ -52,10 +52,15 @@ class GameConsumer(
     answers) comes from the owner (``games.live``), in this process or
     through the channel layer (``table_text``). What rides on the socket
     beside the game comes in through ``joined``, ``leaving`` and
-    ``HANDLERS``: the table's chat (``chat.sockets``, which serves this
-    socket with its chat) never goes through the owner. The rematch
+    ``on_message`` (``riders``): the table's chat (``chat.sockets``) never
+    goes through the owner. The rematch
     of a finished game is the socket's own business (``RematchSocketMixin``).
     """
+
+    GROUPS = (*UserSocketMixin.GROUPS, messages.REMATCH, messages.TABLE_OWNER)
+    # What the page may send (what rides on the socket adds its own:
+    # ``riders``).
+    TAKES: dict[str, type[ClientIn]] = dict(messages.TABLE_TAKES)
 
     game_id: int
     table_id: int
@@ -111,25 +116,35 @@ class GameConsumer(
         # Parsed here rather than in receive_json, so that a malformed frame
         # gets an error message instead of closing the socket.
         try:
-            message = read_frame(text_data, bytes_data)
-        except FrameError as error:
-            await self.send_error(None, error.code, error.message)
+            message = parse(read_frame(text_data, bytes_data), self.TAKES)
+        except Refused as refusal:
+            await self.send_message(refusal.error())
             return
-        handler = self.HANDLERS.get(message["type"], GameConsumer.on_command)
-        await handler(self, message)
+        await self.on_message(message)
 
     # Client messages
 
+    async def on_message(self, message: ClientIn) -> None:
+        """The one dispatch of what the page sent: the rematch is the
+        socket's own, the rest goes to the game's owner."""
+        match message:
+            case messages.RematchIn():
+                await self.on_rematch(message)
+            case messages.RematchDeclineIn():
+                await self.on_rematch_decline(message)
+            case _:
+                await self.on_command(message)
+
     async def on_command(self, message):
-        """A frame for the game's owner (or of no type at all: refused)."""
+        """A message for the game's owner."""
         try:
-            command = commands.from_frame(message, self.seat)
+            command = commands.from_client(message, self.seat)
         except Refused as refusal:
-            await self.send_error(refusal.id, refusal.code, str(refusal))
+            await self.send_message(refusal.error())
             return
         match command:
             case Heard():
-                await self.send_json({"type": "pong"})
+                await self.send_message(Pong())
                 # The owner needs to hear of the socket well within its
                 # silence limit, not of every ping: it may be in another
                 # process.
@@ -144,13 +159,6 @@ class GameConsumer(
                     await self.send_stored_sync(since)
             case _:
                 await self.play(command)
-
-    # The frames that are not the owner's, by type (a socket serving more
-    # than the game adds its own: ``chat.sockets``).
-    HANDLERS = {
-        "rematch": RematchSocketMixin.on_rematch,
-        "rematch_decline": RematchSocketMixin.on_rematch_decline,
-    }
 
     async def play(self, command: PlayerCommand):
         if not self.attached:
@@ -199,13 +207,13 @@ class GameConsumer(
 
     async def send_stored_sync(self, since):
         """A sync read from the database, for a game nobody owns (over)."""
-        data = await database_sync_to_async(selectors.sync_message)(
+        sync = await database_sync_to_async(selectors.stored_sync)(
             self.game_id, self.seat, since
         )
-        await self.send_json(data)
+        await self.send_message(sync)
 
     async def send_json(self, content, close=False):
-        await self.send_text(encode(content), close=close)
+        await self.send_text(json_text(content), close=close)
 
     async def send_text(self, text: str, close=False):
         # A send can race the client's close; the ASGI server then raises an
@@ -217,13 +225,11 @@ class GameConsumer(
             pass
 
     async def send_error(self, client_id, code: str, message: str):
-        await self.send_json(
-            {"type": "error", "id": client_id, "code": code, "message": message}
-        )
+        await self.send_message(Error(client_id, code, message))
 
     async def table_text(self, event):
         """A message from the game's owner in another process."""
-        await self.send_text(event["text"])
+        await self.send_text(decode(messages.TableText, event).text)
 
     async def table_close(self, event):
-        await self.close(code=event["code"])
+        await self.close(code=decode(messages.TableClose, event).code)

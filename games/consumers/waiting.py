@@ -3,10 +3,10 @@
 The waiting page draws the seats from the server, so it only needs to know
 when to read them again: the socket passes on the lobby's word that the
 tables changed (a seat taken or left, the game begun). What rides on it
-beside comes in through ``joined``, ``leaving`` and ``HANDLERS``: the
-table's chat (``chat.sockets``, which serves this socket with its chat),
-so that the players talk while the last seats fill. The messages are in
-docs/protocol.md ("The waiting table's socket").
+beside comes in through ``joined``, ``leaving`` and ``on_message``
+(``riders``): the table's chat (``chat.sockets``), so that the players
+talk while the last seats fill. The messages are in docs/protocol.md
+("The waiting table's socket").
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.sockets import CLOSE_FORBIDDEN
+from common.messages import ClientIn, Ping, Pong, Refused, by_type, parse
 from games import selectors
 from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
     DirectDispatchMixin,
-    FrameError,
     UserSocketMixin,
     read_frame,
 )
+from games.messages import LOBBY, Lobby
 from games.services.notify import LOBBY_GROUP
 
 
@@ -35,6 +36,11 @@ class WaitingTableConsumer(
     watching a public table. Unlike the lobby's socket it reads every frame:
     a ping is answered with a pong, anything else it does not take with an
     error, as the personal socket answers."""
+
+    GROUPS = (*UserSocketMixin.GROUPS, LOBBY)
+    # What the page may send: a ping, and what rides on the socket
+    # (``chat.sockets`` adds the chat's, and handles them in ``on_message``).
+    TAKES: dict[str, type[ClientIn]] = by_type(Ping)
 
     table_id: int
     seat: int | None = None
@@ -68,10 +74,6 @@ class WaitingTableConsumer(
     async def leaving(self) -> None:
         """The socket is closing, before it leaves its groups."""
 
-    # The frames taken beside the ping, by type (``chat.sockets`` adds the
-    # chat's).
-    HANDLERS: dict = {}
-
     async def disconnect(self, code):
         await self.leaving()
         await self.leave_user_group()
@@ -81,25 +83,17 @@ class WaitingTableConsumer(
         # Parsed here rather than in receive_json, so that a malformed frame
         # gets an error message instead of closing the socket.
         try:
-            message = read_frame(text_data, bytes_data)
-        except FrameError as error:
-            await self.send_error(error.code, error.message)
+            frame = read_frame(text_data, bytes_data)
+            message = parse(frame, self.TAKES, unknown_named=False)
+        except Refused as refusal:
+            await self.send_message(refusal.error())
             return
-        kind = message["type"]
-        if kind == "ping":
-            await self.send_json({"type": "pong"})
-            return
-        handler = self.HANDLERS.get(kind)
-        if handler is None:
-            await self.send_error("unknown_type", f"unknown type {kind[:64]!r}")
-            return
-        await handler(self, message)
+        await self.on_message(message)
 
-    async def send_error(self, code: str, text: str) -> None:
-        await self.send_json(
-            {"type": "error", "id": None, "code": code, "message": text}
-        )
+    async def on_message(self, message: ClientIn) -> None:
+        """The one dispatch of what the page sent (a ping, here)."""
+        await self.send_message(Pong())
 
     async def lobby_changed(self, event):
         """A table changed somewhere: the page reads its own again."""
-        await self.send_json({"type": "lobby"})
+        await self.send_message(Lobby())

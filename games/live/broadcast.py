@@ -14,8 +14,10 @@ from collections.abc import Iterable
 
 import orjson
 
+from common.messages import ClientOut, encode
 from games import snapshots
 from games.live.game import LiveGame, Step
+from games.messages import Back, Presence, Sync, Update
 from joker.view import position
 
 Audience = int | None
@@ -70,15 +72,17 @@ def update_texts(
     JSON text for each audience in ``wanted`` (default: every audience): the
     step's public events and the audience's position after them, not a
     whole snapshot (a client keeps its view with ``engine.follow``)."""
-    head = {
-        "type": "update",
-        "version": live.version,
-        "status": live.status,
-        "deadline": live.deadline.isoformat() if live.deadline else None,
-        "events": step.public,
-    }
+    deadline = live.deadline.isoformat() if live.deadline else None
     return {
-        audience: encode({**head, "position": position(live.state, audience)})
+        audience: text(
+            Update(
+                live.version,
+                live.status,
+                deadline,
+                step.public,
+                position(live.state, audience),
+            )
+        )
         for audience in (audiences(live) if wanted is None else wanted)
     }
 
@@ -90,14 +94,14 @@ def held(step: dict) -> tuple[int, bytes]:
     return step["version"], orjson.dumps(step)
 
 
-def sync_message(
+def live_sync(
     live: LiveGame,
     audience: Audience,
     present: Iterable[int],
     since: int | None,
     recent: list[tuple[int, bytes]],
     ending: dict | None = None,
-) -> dict:
+) -> Sync:
     """The answer to a (re)connection: the snapshot, and the public events
     after ``since`` when the owner still holds them all (``recent``, as
     ``held`` keeps them)."""
@@ -107,11 +111,11 @@ def sync_message(
         if len(after) == live.version - since:
             events = [orjson.Fragment(text) for text in after]
     common = shared(live, present, ending)
-    return snapshots.sync(
-        snapshots.snapshot(common, live.state, audience),
-        since=since,
-        events=events,
-        last_trick=last_trick(recent),
+    return Sync(
+        since,
+        events,
+        last_trick(recent),
+        snapshots.for_audience(common, live.state, audience),
     )
 
 
@@ -134,22 +138,21 @@ def last_trick(recent: list[tuple[int, bytes]]) -> dict | None:
 
 
 def presence_text(live: LiveGame, present: Iterable[int]) -> str:
-    return encode(
-        {
-            "type": "presence",
-            "version": live.version,
-            "seats": seats_json(live, present),
-        }
-    )
+    return text(Presence(live.version, seats_json(live, present)))
 
 
 def back_text(grace_left: float) -> str:
     """To a player whose socket came back while their grace ran: they kept
     the seat, with ``grace_left`` seconds of it to spare."""
-    return encode({"type": "back", "grace_left": round(grace_left, 1)})
+    return text(Back(round(grace_left, 1)))
 
 
-def encode(message: dict) -> str:
+def text(message: ClientOut) -> str:
+    """A message as the JSON text a socket sends (``json_text``)."""
+    return json_text(encode(message))
+
+
+def json_text(message: dict) -> str:
     """A message as compact JSON text (integer keys as strings, as the
     standard library's ``json`` writes them)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

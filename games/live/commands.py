@@ -14,13 +14,18 @@ needs to ask whose socket sent one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, assert_never
 
-from common.errors import ApplicationError, NotAllowed
+from common.errors import NotAllowed
+from common.messages import Ping, Refused, by_type, parse
+from games.messages import AbortIn, ActionIn, GameIn, RejoinIn, ResignIn, SyncIn
 
-# Longest id a client may give a message (docs/protocol.md).
-MAX_ID_LENGTH = 64
+# What the table's socket passes to its game's owner (``from_frame``).
+GAME_TAKES: dict[str, type[GameIn]] = by_type(
+    Ping, SyncIn, ActionIn, ResignIn, AbortIn, RejoinIn
+)
 
 
 # The player's commands (docs/protocol.md, "Client messages"): each is
@@ -128,7 +133,7 @@ PlayerCommand = Action | Resign | Abort | Rejoin
 StepCommand = Action | Resign | Abort
 # What ``GameOwner.handle`` takes.
 OwnerCommand = PlayerCommand | Sync | Heard | Reload
-# What a socket's frame may be (``from_frame``).
+# What a socket's frame may give (``from_frame``).
 SocketCommand = PlayerCommand | Sync | Heard
 # What the channel layer may carry to a hall (``from_message``).
 Command = OwnerCommand | Attach | Detach | Wake
@@ -150,47 +155,34 @@ _BY_KIND: dict[str, type[Command]] = {
 }
 
 
-class Refused(ApplicationError):
-    """A frame that is no command the socket may give: answered with an
-    ``error`` naming ``id`` (the frame's, when it is a valid one)."""
+def from_frame(frame: Mapping[str, object], seat: int | None) -> SocketCommand:
+    """The command a socket's frame (a JSON object with a text ``type``)
+    gives its game's owner, the socket seeing the game from ``seat`` (None:
+    a spectator's). Raises ``Refused`` for a frame of another type, one
+    that is not of its type's shape, or a spectator's move."""
+    return from_client(parse(frame, GAME_TAKES), seat)
 
-    def __init__(self, message_id: str | None, message: str, code: str):
-        super().__init__(message, code=code)
-        self.id = message_id
 
-
-def from_frame(message: dict, seat: int | None) -> SocketCommand:
-    """The command a socket's frame (``message``, a JSON object with a text
-    ``type``) gives its game's owner, the socket seeing the game from
-    ``seat`` (None: a spectator's). Raises ``Refused`` for a frame of
-    another type, one missing what its type needs, or a spectator's move."""
-    message_id = an_id(message)
-    match message["type"]:
-        case "ping":
+def from_client(message: GameIn, seat: int | None) -> SocketCommand:
+    """The command a message the table's page sent (``games.messages``)
+    gives its game's owner; raises ``Refused`` for a spectator's move."""
+    match message:
+        case Ping():
             return Heard()
-        case "sync":
-            since = message.get("version")
-            if since is not None and type(since) is not int:
-                raise Refused(None, "'version' must be an integer", "bad_message")
+        case SyncIn(version=since):
             return Sync(since)
-        case "action":
-            version = message.get("version")
-            if message_id is None or type(version) is not int:
-                raise Refused(
-                    message_id,
-                    "an action needs a string 'id' and a 'version'",
-                    "bad_message",
-                )
-            seat = _a_players_seat(seat, message_id)
-            return Action(seat, message_id, version, message.get("action"))
-        case "resign":
+        case ActionIn(id=message_id, version=version, action=action):
+            return Action(
+                _a_players_seat(seat, message_id), message_id, version, action
+            )
+        case ResignIn(id=message_id):
             return Resign(_a_players_seat(seat, message_id), message_id)
-        case "abort":
+        case AbortIn(id=message_id):
             return Abort(_a_players_seat(seat, message_id), message_id)
-        case "rejoin":
+        case RejoinIn(id=message_id):
             return Rejoin(_a_players_seat(seat, message_id), message_id)
-        case kind:
-            raise Refused(message_id, f"unknown type {kind!r}", "unknown_type")
+        case _:
+            assert_never(message)
 
 
 def players_seat(seat: int | None) -> int:
@@ -208,23 +200,12 @@ def _a_players_seat(seat: int | None, message_id: str | None) -> int:
         raise Refused(message_id, str(error), error.code) from None
 
 
-def to_message(command: Command) -> dict:
+def to_message(command: Command) -> dict[str, Any]:
     """The command as the channel layer carries it (msgpack: plain data)."""
     return {"kind": command.kind, **asdict(command)}
 
 
-def from_message(message: dict) -> Command:
+def from_message(message: Mapping[str, Any]) -> Command:
     """The command a channel-layer message carries (``to_message``'s)."""
     fields = dict(message)
     return _BY_KIND[fields.pop("kind")](**fields)
-
-
-def valid_id(value) -> bool:
-    """Whether a client's message id is one (a short string)."""
-    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
-
-
-def an_id(message: dict) -> str | None:
-    """The message's id if it is a valid one (an error names it), else None."""
-    value = message.get("id")
-    return value if valid_id(value) else None

@@ -36,6 +36,8 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from common.errors import ApplicationError
+from common.messages import Error
+from games import messages
 from games.errors import NotPlaying, StaleVersion, Unavailable
 from games.live import broadcast, journal, loading, thinking
 from games.live.commands import (
@@ -54,6 +56,7 @@ from games.live.presence import Presence
 from games.live.steps import PLAYER, PLAYING, Answer, Step
 from games.live.thinking import Thought
 from games.live.timers import Alarm, now
+from games.messages import Ack
 from joker.actions import Action as EngineAction
 from joker.state import State
 
@@ -171,7 +174,7 @@ class GameOwner:
         if shown is not None:
             grace_left = self.presence.grace_left(shown)
             self.presence.back(shown)
-        await sink.send_text(broadcast.encode(self.sync(audience, since)))
+        await sink.send_text(broadcast.text(self.sync(audience, since)))
         if grace_left is not None:
             # Back within the grace: the seat was kept; the player is told
             # they were away and how much of the grace was left.
@@ -244,7 +247,7 @@ class GameOwner:
             case Sync(since=since):
                 if attached is not None:
                     message = self.sync(attached.audience, since)
-                    await attached.sink.send_text(broadcast.encode(message))
+                    await attached.sink.send_text(broadcast.text(message))
             case Reload(version=version):
                 # Told of a step another writer made: nothing to do when this
                 # owner read the game after it (it took the game over since).
@@ -270,19 +273,10 @@ class GameOwner:
             answer = await self.play(command)
         except ApplicationError as error:
             await attached.sink.send_text(
-                broadcast.encode(
-                    {
-                        "type": "error",
-                        "id": message_id,
-                        "code": error.code,
-                        "message": str(error),
-                    }
-                )
+                broadcast.text(Error(message_id, error.code, str(error)))
             )
             return
-        await attached.sink.send_text(
-            broadcast.encode({"type": "ack", "id": message_id, **answer.fields()})
-        )
+        await attached.sink.send_text(broadcast.text(Ack(message_id, answer.version)))
 
     async def play(self, command: StepCommand) -> Answer:
         """A player's step: decided on the game as it is once the lock is
@@ -313,19 +307,10 @@ class GameOwner:
                 self.live.ask_to_rejoin(seat)
         except ApplicationError as error:
             await attached.sink.send_text(
-                broadcast.encode(
-                    {
-                        "type": "error",
-                        "id": message_id,
-                        "code": error.code,
-                        "message": str(error),
-                    }
-                )
+                broadcast.text(Error(message_id, error.code, str(error)))
             )
             return
-        await attached.sink.send_text(
-            broadcast.encode({"type": "ack", "id": message_id})
-        )
+        await attached.sink.send_text(broadcast.text(Ack(message_id)))
         await self._send_all_same(broadcast.presence_text(self.live, self.present()))
 
     # Timers and bots
@@ -429,7 +414,7 @@ class GameOwner:
             # revealed and the coins won, which no event does.
             since = step.events[0].version - 1
             texts = {
-                audience: broadcast.encode(self.sync(audience, since))
+                audience: broadcast.text(self.sync(audience, since))
                 for audience in wanted
             }
         else:
@@ -457,15 +442,15 @@ class GameOwner:
             )
         for attached in list(self.sockets.values()):
             message = self.sync(attached.audience, None)
-            await attached.sink.send_text(broadcast.encode(message))
+            await attached.sink.send_text(broadcast.text(message))
         self._arm()
         if loaded.status != PLAYING:
             self.hall.game_over(self)
 
     # Sending
 
-    def sync(self, audience: int | None, since: int | None) -> dict[str, Any]:
-        return broadcast.sync_message(
+    def sync(self, audience: int | None, since: int | None) -> messages.Sync:
+        return broadcast.live_sync(
             self.live,
             audience,
             self.present(),

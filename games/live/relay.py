@@ -37,18 +37,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.live import routing
-from games.live.commands import (
-    Attach,
-    Command,
-    Detach,
-    OwnerCommand,
-    Wake,
-    from_message,
-    to_message,
-)
+from common.messages import encode
+from games.live import commands, routing
+from games.live.commands import Attach, Command, Detach, OwnerCommand, Wake
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.registry import Owners
+from games.messages import TableClose, TableText
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -89,11 +83,11 @@ class RemoteSink:
 
     async def send_text(self, text: str) -> None:
         HOPS["sent"] += 1
-        await self.layer.send(self.channel, {"type": "table.text", "text": text})
+        await self.layer.send(self.channel, encode(TableText(text)))
 
     async def close(self, code: int) -> None:
         HOPS["sent"] += 1
-        await self.layer.send(self.channel, {"type": "table.close", "code": code})
+        await self.layer.send(self.channel, encode(TableClose(code)))
 
 
 class RelaysHall(Protocol):
@@ -229,7 +223,7 @@ class Relay:
                 "type": "hall.command",
                 "game": game_id,
                 "key": key,
-                "command": to_message(command),
+                "command": commands.to_message(command),
             },
         )
 
@@ -299,7 +293,11 @@ class Relay:
             await self.adopt_in_batches(await self.mine_to_take(games))
             return
         game_id = message["game"]
-        command = from_message(message["command"]) if message.get("command") else Wake()
+        command = (
+            commands.from_message(message["command"])
+            if message.get("command")
+            else Wake()
+        )
         if message["type"] == "hall.adopt":
             owner = hall.owners.live(game_id)
             if owner is None and await self.mine_to_take([game_id]):
@@ -354,14 +352,14 @@ def tell_owner(game_id: int, command: OwnerCommand) -> None:
             "type": "hall.command",
             "game": game_id,
             "key": None,
-            "command": to_message(command),
+            "command": commands.to_message(command),
         }
         async_to_sync(layer.send)(channel, message)
     else:
         message = {
             "type": "hall.adopt",
             "game": game_id,
-            "command": to_message(command),
+            "command": commands.to_message(command),
         }
         async_to_sync(layer.group_send)(HALLS_GROUP, message)
 

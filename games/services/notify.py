@@ -12,7 +12,9 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from common.messages import encode
 from games.ended import GameEnded
+from games.messages import LobbyChanged, RematchChanged
 from games.selectors import rematch_message
 
 logger = logging.getLogger(__name__)
@@ -22,9 +24,7 @@ LOBBY_GROUP = "lobby"
 
 def lobby_changed() -> None:
     """Tell the lobby pages to refresh their table list."""
-    async_to_sync(get_channel_layer().group_send)(
-        LOBBY_GROUP, {"type": "lobby.changed"}
-    )
+    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, encode(LobbyChanged()))
 
 
 def lobby_on_game_end(ended: GameEnded) -> None:
@@ -41,7 +41,7 @@ def rematch_group(game_id: int) -> str:
 def rematch_changed(game_id: int) -> None:
     """Tell the players' sockets at the game's table where its rematch
     offer stands (``selectors.rematch_message``)."""
-    message = {"type": "rematch.message", "message": rematch_message(game_id)}
+    message = encode(RematchChanged(rematch_message(game_id)))
     try:
         async_to_sync(get_channel_layer().group_send)(rematch_group(game_id), message)
     except Exception:  # Redis down: the change is committed; pages read it

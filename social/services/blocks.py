@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.locking import lock_players
-from social import notify
+from social import messages, notify
 from social.errors import Yourself
 from social.models import Block, FriendRequest, Friendship, Invitation
 from social.selectors import pair
@@ -47,10 +47,7 @@ def block_create(*, blocker_id: int, blocked_id: int, now=None) -> Block:
         transaction.on_commit(
             lambda: notify.send(
                 [(blocker_id, notify.FRIENDS), (blocked_id, notify.FRIENDS)]
-                + [
-                    (invitee, {"type": "invitation_over", "invitation": pk})
-                    for pk, invitee in withdrawn
-                ]
+                + [(invitee, messages.InvitationOver(pk)) for pk, invitee in withdrawn]
             )
         )
     return block

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.locking import lock_players
 from accounts.selectors import display_name
 from common.errors import NotFound
-from social import notify
+from social import messages, notify
 from social.errors import (
     FRIEND_REQUESTS_A_PAIR_PER_DAY,
     FRIEND_REQUESTS_PER_HOUR,
@@ -157,13 +157,9 @@ def _tell_of_request(sender_id: int, receiver_id: int) -> None:
         [
             (
                 receiver_id,
-                {
-                    "type": "friend_request",
-                    "from": {
-                        "username": sender.get_username(),
-                        "name": display_name(sender),
-                    },
-                },
+                messages.FriendRequest(
+                    {"username": sender.get_username(), "name": display_name(sender)}
+                ),
             ),
             (sender_id, notify.FRIENDS),
             (receiver_id, notify.FRIENDS),

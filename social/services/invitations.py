@@ -11,7 +11,7 @@ from accounts.locking import lock_players
 from common.errors import NotFound
 from games.models import Seat, Table
 from games.services.tables import seat_take
-from social import notify
+from social import messages, notify
 from social.errors import (
     INVITATION_SECONDS,
     INVITATIONS_PER_MINUTE,
@@ -165,14 +165,10 @@ def _answer(invitation: Invitation, status: str, now) -> None:
     invitation.status = status
     invitation.answered_at = now
     invitation.save(update_fields=["status", "answered_at"])
-    answered = {
-        "type": "invitation_answered",
-        "invitation": invitation.pk,
-        "table": invitation.table_id,
-        "answer": status,
-        "by": invitation_json(invitation)["to"],
-    }
-    over = {"type": "invitation_over", "invitation": invitation.pk}
+    answered = messages.InvitationAnswered(
+        invitation.pk, invitation.table_id, status, invitation_json(invitation)["to"]
+    )
+    over = messages.InvitationOver(invitation.pk)
     transaction.on_commit(
         lambda: notify.send(
             [(invitation.inviter_id, answered), (invitation.invitee_id, over)]
@@ -188,7 +184,7 @@ def _tell_invitee(invitation_id: int) -> None:
         [
             (
                 invitation.invitee_id,
-                {"type": "invitation", "invitation": invitation_json(invitation)},
+                messages.Invitation(invitation_json(invitation)),
             )
         ]
     )
