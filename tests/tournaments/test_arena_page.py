@@ -1,5 +1,6 @@
 """An arena's page while it runs: its counts in the right grammatical number,
-and the time it really started when the admin started it before its time."""
+and the time it really started when the admin started it before its time;
+and its tables, which name the arena's game, not a round."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.games.helpers import play_out
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Board, Tournament
 
 from .support import make_tournament, open_boards, players, register_all
 
@@ -95,3 +97,21 @@ def test_a_scheduled_tournament_shows_when_it_starts():
     content = page(tournament)
 
     assert f'Starts <time datetime="{planned.isoformat()}">' in content
+
+
+def test_an_arena_table_names_its_game_not_a_round():
+    tournament = arena_started_now(2)
+    (first,) = open_boards(tournament)
+    play_out(first.table.game.pk, frozenset())
+    services.board_take_result(board_id=first.pk)
+    (second,) = open_boards(tournament)
+    assert second.number == 2
+    client = Client()
+    client.force_login(second.seats.first().entry.user)
+
+    content = client.get(reverse("games:table", args=[second.table_id])).content
+    text = content.decode()
+
+    assert f"{tournament.name}, game 2" in text
+    assert "round 1" not in text
+    assert Board.objects.filter(round__tournament=tournament).count() == 2
