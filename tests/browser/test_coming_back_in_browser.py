@@ -195,3 +195,40 @@ def test_past_the_grace_the_player_is_told_and_takes_the_seat_back(
         assert errors == []
     finally:
         phone.close()
+
+
+def test_back_online_the_page_reconnects_at_once(
+    transactional_db, read_db, browser, server
+):
+    """A long drop has grown the socket's wait between attempts (up to
+    19 s); the browser saying it is online again brings the page back at
+    once, within the grace, instead of after the grace has run out."""
+
+    def create():
+        (nino,) = people(1)
+        user = get_user_model().objects.get(username=nino)
+        table = services.table_create(
+            user=user, profile="georgian-club", options={"schedule": "nines"},
+            turn_seconds=120,
+        )  # fmt: skip
+        for number in (1, 2, 3):
+            services.seat_add_bot(
+                table_id=table.pk, user=user, number=number, bot="autopilot"
+            )
+        return nino, table.pk
+
+    nino, table_id = read_db(create)
+    phone = phone_context(browser, server, PHONE)
+    try:
+        page, line, errors = table_page(phone, nino, table_id)
+        line.drop()
+        # Five refused attempts (0.5 + 1 + 2 + 4 + 8 s): the next waits 15 s.
+        page.wait_for_timeout((GRACE_SECONDS - 4) * 1000)
+        line.restore()
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        page.locator("#conn[data-state='online']").wait_for(timeout=2000)
+        page.locator("#notices", has_text="Your seat was kept").wait_for()
+        assert not read_db(lambda: left_by_disconnect(table_id))
+        assert errors == []
+    finally:
+        phone.close()

@@ -190,3 +190,57 @@ test("send says whether the message went", () => {
   assert.equal(socket.send({ type: "sync", version: 3 }), true);
   assert.deepEqual(made[0].sent, [{ type: "sync", version: 3 }]);
 });
+
+// A browser's window and document, as far as the socket listens to them.
+function fakeBrowser() {
+  const window = new EventTarget();
+  const document = new EventTarget();
+  document.visibilityState = "visible";
+  return { window, document };
+}
+
+test("back online, the attempt that was waiting is made at once", () => {
+  const { window, document } = fakeBrowser();
+  const { made, timers } = open({}, { window, document });
+  made[0].accept();
+  // A long outage: the wait before the next attempt has grown to 15 s.
+  made[0].drop();
+  for (let n = 0; n < 6; n += 1) {
+    timers.advance(15_000);
+    made.at(-1).drop();
+  }
+  const before = made.length;
+  timers.advance(1000);
+  assert.equal(made.length, before, "still waiting for its turn");
+  window.dispatchEvent(new Event("online"));
+  assert.equal(made.length, before + 1);
+  made.at(-1).accept();
+  // The waiting attempt was replaced, not added to: no second socket later.
+  timers.advance(20_000);
+  assert.equal(made.length, before + 1);
+});
+
+test("a page shown again tries at once; a hidden one waits", () => {
+  const { window, document } = fakeBrowser();
+  const { made } = open({}, { window, document });
+  made[0].accept();
+  made[0].drop();
+  document.visibilityState = "hidden";
+  document.dispatchEvent(new Event("visibilitychange"));
+  assert.equal(made.length, 1);
+  document.visibilityState = "visible";
+  document.dispatchEvent(new Event("visibilitychange"));
+  assert.equal(made.length, 2);
+});
+
+test("being online while connected, or after a final close, changes nothing", () => {
+  const { window, document } = fakeBrowser();
+  const { socket, made } = open({}, { window, document, finalCodes: [4404] });
+  made[0].accept();
+  window.dispatchEvent(new Event("online"));
+  assert.equal(made.length, 1);
+  made[0].drop(4404);
+  window.dispatchEvent(new Event("online"));
+  assert.equal(made.length, 1);
+  socket.close();
+});

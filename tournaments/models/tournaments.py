@@ -208,6 +208,12 @@ class Tournament(TournamentSettings):
         return self.status == self.Status.SCHEDULED
 
     @property
+    def continuous(self) -> bool:
+        """Players are paired as they become free (an arena): its games are
+        numbered one after another, in a single round."""
+        return format_of(self.format).continuous
+
+    @property
     def ends_at(self):
         """Arena: when pairing stops (None before the start, or another
         format)."""

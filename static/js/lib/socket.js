@@ -35,7 +35,14 @@ export function socketAddress(path, location = globalThis.location) {
  *   socket not heard from for 15 s as gone);
  * options.silence: ms without any message (pongs included) after which the
  *   connection is taken for dead and replaced; 0 to trust the browser;
- * options.WebSocket, options.timers, options.random: for tests.
+ * options.WebSocket, options.timers, options.random, options.window,
+ *   options.document: for tests.
+ *
+ * A connection waiting for its next attempt tries at once when the browser
+ * says it is online again or the page is shown again (a phone back from a
+ * tunnel or from another app): after a long outage the backoff's wait is up
+ * to 19 s, and a player back within the table's grace would lose the seat
+ * while waiting for it.
  *
  * Returns {send(message) -> bool, close(), isOpen()}.
  */
@@ -48,6 +55,8 @@ export function openSocket(path, handlers, options = {}) {
   const finalCodes = options.finalCodes || [];
   const address = options.address || socketAddress(path);
   const notify = (name, ...args) => handlers[name] && handlers[name](...args);
+  const win = options.window || globalThis.window;
+  const doc = options.document || globalThis.document;
 
   let socket = null;
   let attempt = 0;
@@ -55,6 +64,7 @@ export function openSocket(path, handlers, options = {}) {
   let stopped = false;
   let pingTimer = null;
   let heardAt = 0;
+  let retryTimer = null;
 
   function connect() {
     notify("status", opened ? "offline" : "connecting");
@@ -93,9 +103,22 @@ export function openSocket(path, handlers, options = {}) {
         return;
       }
       notify("status", "offline");
-      timers.setTimeout(connect, backoffDelay(attempt, random));
+      retryTimer = timers.setTimeout(retry, backoffDelay(attempt, random));
       attempt += 1;
     };
+  }
+
+  function retry() {
+    retryTimer = null;
+    connect();
+  }
+
+  // Back online, or shown again: the attempt that was waiting is made now.
+  function retryNow() {
+    if (stopped || retryTimer === null) return;
+    if (doc && doc.visibilityState === "hidden") return;
+    timers.clearTimeout(retryTimer);
+    retry();
   }
 
   function heartbeat(current) {
@@ -109,6 +132,8 @@ export function openSocket(path, handlers, options = {}) {
     current.send(JSON.stringify({ type: "ping" }));
   }
 
+  if (win && win.addEventListener) win.addEventListener("online", retryNow);
+  if (doc && doc.addEventListener) doc.addEventListener("visibilitychange", retryNow);
   connect();
 
   return {
@@ -123,6 +148,9 @@ export function openSocket(path, handlers, options = {}) {
     close() {
       stopped = true;
       timers.clearInterval(pingTimer);
+      timers.clearTimeout(retryTimer);
+      if (win && win.removeEventListener) win.removeEventListener("online", retryNow);
+      if (doc && doc.removeEventListener) doc.removeEventListener("visibilitychange", retryNow);
       if (socket) socket.close(1000);
     },
   };
