@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .jsontypes import JsonObject
 from .rules import Rules
-
-if TYPE_CHECKING:  # the state holds pulka results: no import at run time
-    from .state import DealResult
 
 
 def deal_score(rules: Rules, bid: int, took: int, cards: int, pulka: int) -> int:
@@ -64,8 +61,22 @@ class PulkaResult:
         }
 
 
+class ScoredDeal(Protocol):
+    """What a premium needs of a finished deal (the state's ``DealResult``,
+    which holds pulka results, so this module names it only by shape)."""
+
+    @property
+    def bids(self) -> Sequence[int]: ...
+
+    @property
+    def tricks(self) -> Sequence[int]: ...
+
+    @property
+    def scores(self) -> Sequence[int]: ...
+
+
 def pulka_premiums(
-    rules: Rules, pulka: int, deals: Sequence[DealResult]
+    rules: Rules, pulka: int, deals: Sequence[ScoredDeal]
 ) -> PulkaResult:
     """Premiums at the end of pulka ``pulka`` (0-based) from its deal results."""
     seats = range(rules.players)
