@@ -11,11 +11,13 @@ serialised once, to every socket of that audience.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import orjson
 
 from games import snapshots
-from games.live.game import LiveGame, Step
+from games.live.game import LiveGame
+from games.live.steps import Step
 from joker.view import position
 
 Audience = int | None
@@ -25,7 +27,7 @@ def audiences(live: LiveGame) -> list[Audience]:
     return [*range(len(live.seats)), None]
 
 
-def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
+def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict[str, Any]]:
     present = set(present)
     return [
         snapshots.seat_json(
@@ -46,7 +48,9 @@ def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
     ]
 
 
-def shared(live: LiveGame, present: Iterable[int], ending: dict | None) -> dict:
+def shared(
+    live: LiveGame, present: Iterable[int], ending: dict[str, Any] | None
+) -> dict[str, Any]:
     """The part of a snapshot that is the same for everybody. ``ending``
     (the deals revealed, the coins won) is read when the game ends."""
     return snapshots.shared(
@@ -83,7 +87,7 @@ def update_texts(
     }
 
 
-def held(step: dict) -> tuple[int, bytes]:
+def held(step: dict[str, Any]) -> tuple[int, bytes]:
     """A step's public events as an owner keeps them for resyncs: its
     version and its JSON text, one object that the garbage collector never
     has to scan (an owner holds hundreds of steps per game)."""
@@ -96,12 +100,12 @@ def sync_message(
     present: Iterable[int],
     since: int | None,
     recent: list[tuple[int, bytes]],
-    ending: dict | None = None,
-) -> dict:
+    ending: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The answer to a (re)connection: the snapshot, and the public events
     after ``since`` when the owner still holds them all (``recent``, as
     ``held`` keeps them)."""
-    events: list = []
+    events: list[Any] = []
     if since is not None and since <= live.version:
         after = [text for version, text in recent if version > since]
         if len(after) == live.version - since:
@@ -115,7 +119,7 @@ def sync_message(
     )
 
 
-def last_trick(recent: list[tuple[int, bytes]]) -> dict | None:
+def last_trick(recent: list[tuple[int, bytes]]) -> dict[str, Any] | None:
     """The latest trick of the deal being played among the public steps
     held, for a page loaded after it was taken: its cards, its winner and
     its step's version. None before the deal's first trick: the cards of an
@@ -149,7 +153,7 @@ def back_text(grace_left: float) -> str:
     return encode({"type": "back", "grace_left": round(grace_left, 1)})
 
 
-def encode(message: dict) -> str:
+def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (integer keys as strings, as the
     standard library's ``json`` writes them)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -15,7 +15,7 @@ needs to ask whose socket sent one.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from common.errors import ApplicationError, NotAllowed
 
@@ -159,7 +159,7 @@ class Refused(ApplicationError):
         self.id = message_id
 
 
-def from_frame(message: dict, seat: int | None) -> SocketCommand:
+def from_frame(message: dict[str, Any], seat: int | None) -> SocketCommand:
     """The command a socket's frame (``message``, a JSON object with a text
     ``type``) gives its game's owner, the socket seeing the game from
     ``seat`` (None: a spectator's). Raises ``Refused`` for a frame of
@@ -208,23 +208,23 @@ def _a_players_seat(seat: int | None, message_id: str | None) -> int:
         raise Refused(message_id, str(error), error.code) from None
 
 
-def to_message(command: Command) -> dict:
+def to_message(command: Command) -> dict[str, Any]:
     """The command as the channel layer carries it (msgpack: plain data)."""
     return {"kind": command.kind, **asdict(command)}
 
 
-def from_message(message: dict) -> Command:
+def from_message(message: dict[str, Any]) -> Command:
     """The command a channel-layer message carries (``to_message``'s)."""
     fields = dict(message)
     return _BY_KIND[fields.pop("kind")](**fields)
 
 
-def valid_id(value) -> bool:
+def valid_id(value: object) -> TypeGuard[str]:
     """Whether a client's message id is one (a short string)."""
     return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
 
 
-def an_id(message: dict) -> str | None:
+def an_id(message: dict[str, Any]) -> str | None:
     """The message's id if it is a valid one (an error names it), else None."""
     value = message.get("id")
     return value if valid_id(value) else None
