@@ -34,10 +34,11 @@ import time
 from collections import deque
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
+
+from common.channel_layer import channel_layer
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def tell_user(user_id: int, message: dict) -> None:
 def _send(group: str, message: dict) -> None:
     if message.get("type") not in USER_MESSAGES:
         raise ValueError(f"{message.get('type')!r} is not one of USER_MESSAGES")
-    async_to_sync(get_channel_layer().group_send)(group, message)
+    async_to_sync(channel_layer().group_send)(group, message)
 
 
 def _tell(group: str, code: int, reason: str) -> None:
@@ -132,7 +133,7 @@ class Retries:
                     return
                 notice = self.pending[0]
             try:
-                async_to_sync(get_channel_layer().group_send)(*notice)
+                async_to_sync(channel_layer().group_send)(*notice)
             except Exception:
                 wait = min(2 * wait, self.most)
                 continue

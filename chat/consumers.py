@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -20,6 +21,11 @@ from chat.errors import ChatFlood, Muted, YouBlocked
 from chat.selectors import Room
 from common.errors import ApplicationError
 from games import socket_limits
+
+if TYPE_CHECKING:
+    from games.consumers.sockets import UserSocketMixin as _UserSocket
+else:
+    _UserSocket = object
 
 # The client's chat messages; anything else is the socket's own.
 CHAT_TYPES = ("chat", "chat_mute", "chat_report")
@@ -44,7 +50,7 @@ def _positive_int(value) -> bool:
     return type(value) is int and value > 0
 
 
-class ChatSocketMixin:
+class ChatSocketMixin(_UserSocket):
     """A socket in one chat room (``chat_room``), reading as ``user_id``
     (None: anonymous, reads only). Needs ``send_json``, ``close`` and
     ``channel_layer`` of a consumer, and ``session_key`` and ``leave_group``

@@ -5,15 +5,15 @@ whom they hide has changed."""
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from accounts.sockets import CHAT_HIDDEN, tell_user
+from common.channel_layer import channel_layer
 
 
 def said(group: str, message: dict) -> None:
     """Every socket in the room gets the message (each drops it if its
     reader hides the author)."""
-    async_to_sync(get_channel_layer().group_send)(
+    async_to_sync(channel_layer().group_send)(
         group, {"type": "chat.said", "message": message}
     )
 

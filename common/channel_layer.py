@@ -1,4 +1,5 @@
-"""The site's channel layer, typed by what the site calls on it.
+"""The site's channel layer, typed by what the site calls on it, and the
+base its sockets' mixins are typed on.
 
 ``channels.layers.get_channel_layer`` returns ``BaseChannelLayer | None``:
 None with no ``CHANNEL_LAYERS`` setting, which the site always has, and a
@@ -6,7 +7,7 @@ base class that lacks ``group_send`` and ``new_channel``'s prefix, which
 the Redis layer the site runs (``channels_redis``, untyped) has.
 """
 
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from channels.layers import get_channel_layer
 from django.core.exceptions import ImproperlyConfigured
@@ -34,3 +35,15 @@ def channel_layer() -> ChannelLayer:
     if layer is None:
         raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
     return cast(ChannelLayer, layer)
+
+
+# The base of a mixin for the site's JSON sockets, for the type checker: the
+# consumer's own methods and attributes (``send_json``, ``scope``,
+# ``channel_layer``...) are there to the mixin's methods; at run time the
+# mixin adds nothing to the consumer it is mixed into.
+if TYPE_CHECKING:
+    from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+    SocketMixinBase = AsyncJsonWebsocketConsumer
+else:
+    SocketMixinBase = object

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+
+from common.channel_layer import channel_layer
 
 FRIENDS = {"type": "friends"}
 
@@ -44,7 +45,7 @@ def send(messages: list[tuple[int, dict]]) -> None:
 async def send_async(messages: list[tuple[int, dict]]) -> None:
     # One after another: channels_redis stalls on concurrent sends from one
     # event loop.
-    layer = get_channel_layer()
+    layer = channel_layer()
     for user_id, message in messages:
         await layer.group_send(
             me_group(user_id), {"type": "me.message", "message": message}

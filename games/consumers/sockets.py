@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import orjson
 from channels.auth import AuthMiddleware, get_user
@@ -35,6 +36,7 @@ from django.contrib.auth import get_user_model
 from django.utils.functional import empty
 
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
+from common.channel_layer import SocketMixinBase
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games import socket_limits
 
@@ -99,7 +101,7 @@ class DirectDispatchMixin:
         await handler(message)
 
 
-class UserSocketMixin:
+class UserSocketMixin(SocketMixinBase):
     """What every live socket shares: the message rate, and for a signed-in
     user the cap on sockets and the groups that end a socket with its
     session (``accounts.sockets``, ``games.socket_limits``)."""
@@ -336,12 +338,17 @@ def _size(raw: str | bytes) -> int:
     return len(raw)
 
 
-class PongToEveryFrameMixin:
+class PongToEveryFrameMixin(SocketMixinBase):
     """A socket that carries news one way: the page's frames are its
     keep-alive pings, and every frame, whatever it holds (text, binary, not
     JSON at all), is answered with ``{"type": "pong"}`` unread, as
     docs/protocol.md says of the lobby's and the tournaments' sockets. Not
     reading it, the socket has nothing a frame could break."""
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
         await self.send_json({"type": "pong"})
