@@ -32,6 +32,7 @@ import logging
 import threading
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
@@ -39,6 +40,9 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from common.channel_layer import channel_layer
+
+if TYPE_CHECKING:
+    from psycopg_pool import AsyncConnectionPool
 
 logger = logging.getLogger(__name__)
 
@@ -161,7 +165,11 @@ def _session_sql() -> str:
 
 
 async def session_ended(
-    pool, *, session_key: str | None, user_id: int, password: str
+    pool: AsyncConnectionPool,
+    *,
+    session_key: str | None,
+    user_id: int | None,
+    password: str,
 ) -> tuple[int, str] | None:
     """Why a socket opened in the session ``session_key`` by ``user_id``
     (whose password hash was ``password`` then) may act no more: the close

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -46,7 +46,7 @@ def _id_of(message: dict):
     return value if _valid_id(value) else None
 
 
-def _positive_int(value) -> bool:
+def _positive_int(value: object) -> TypeGuard[int]:
     return type(value) is int and value > 0
 
 
@@ -123,6 +123,12 @@ class ChatSocketMixin(_UserSocket):
                 client_id, "unavailable", "the chat could not be saved just now"
             )
 
+    def _chatting(self) -> tuple[Room, int]:
+        """The room and the signed-in reader, for a message's handler
+        (``chat_receive`` let only such a socket's messages through)."""
+        assert self.chat_room is not None and self.chat_reader is not None
+        return self.chat_room, self.chat_reader
+
     async def on_chat(self, client_id, message: dict) -> None:
         text, phrase = message.get("text"), message.get("phrase")
         shapes_ok = (
@@ -138,9 +144,10 @@ class ChatSocketMixin(_UserSocket):
                 "a chat message has a string 'id' and either a 'text' or a 'phrase'",
             )
             return
+        room, reader = self._chatting()
         await db(services.message_post)(
-            author_id=self.chat_reader,
-            room=self.chat_room,
+            author_id=reader,
+            room=room,
             text=text,
             phrase=phrase,
             now=timezone.now(),
@@ -157,7 +164,7 @@ class ChatSocketMixin(_UserSocket):
             )
             return
         await db(services.personal_mute_set)(
-            user_id=self.chat_reader, muted_id=user, muted=muted, now=timezone.now()
+            user_id=self._chatting()[1], muted_id=user, muted=muted, now=timezone.now()
         )
         await self.send_json(
             {"type": "chat_muted", "id": client_id, "user": user, "muted": muted}
@@ -171,7 +178,7 @@ class ChatSocketMixin(_UserSocket):
             )
             return
         await db(services.report_create)(
-            reporter_id=self.chat_reader,
+            reporter_id=self._chatting()[1],
             message_id=target,
             reason=reason,
             now=timezone.now(),

@@ -208,7 +208,7 @@ class UserSocketMixin(SocketMixinBase):
         groups, if it has any) has said yes. False when the socket was
         refused (closed)."""
         user = self.scope["user"]
-        if not user.is_authenticated:
+        if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_ANONYMOUS, "not signed in")
             return False
         if not await self.join_user_group(user):
@@ -232,7 +232,8 @@ class UserSocketMixin(SocketMixinBase):
         # Read where the session was read (the one thread of sync calls):
         # one small query per connection, and no connection left behind on
         # a pool thread that may not run again.
-        admitted, too_many = False, []
+        admitted = False
+        too_many: list[str] = []
         if user.is_active:
             admitted, too_many = await database_sync_to_async(_admit)(
                 user.pk, self.channel_name, self.socket_kind

@@ -16,6 +16,8 @@ closes instead if the session has ended.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -147,7 +149,9 @@ class GameConsumer(
 
     # The frames that are not the owner's, by type (a socket serving more
     # than the game adds its own: ``chat.sockets``).
-    HANDLERS = {
+    # Each frame's handler, by type, called with the socket (a subclass's
+    # own handlers take the subclass).
+    HANDLERS: ClassVar[dict[str, Callable[[Any, Any], Awaitable[None]]]] = {
         "rematch": RematchSocketMixin.on_rematch,
         "rematch_decline": RematchSocketMixin.on_rematch_decline,
     }
