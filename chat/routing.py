@@ -2,12 +2,11 @@
 WebSocket URLs, served with their chat (``chat.sockets``); mounted by
 config/asgi.py."""
 
-from django.urls import path
-
 from chat.sockets import LobbySocket, TableSocket, WaitingTableSocket
+from common.socket_routes import socket_path
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", TableSocket.as_asgi()),
-    path("ws/tables/<int:table_id>/", WaitingTableSocket.as_asgi()),
-    path("ws/lobby/", LobbySocket.as_asgi()),
+    socket_path("ws/games/<int:game_id>/", TableSocket.as_asgi()),
+    socket_path("ws/tables/<int:table_id>/", WaitingTableSocket.as_asgi()),
+    socket_path("ws/lobby/", LobbySocket.as_asgi()),
 ]
