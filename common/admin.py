@@ -24,20 +24,23 @@ class ReadOnly:
 
 
 # The admin's classes are generic in the stubs only (Django's own take no
-# subscript): the records' admins below fit any model.
+# subscript): the bases below fit any model. ``ModelAdminMixinBase`` is the
+# base of a mixin for model admins, for the type checker only.
 if TYPE_CHECKING:
-    _ModelAdmin = admin.ModelAdmin[Any]
-    _TabularInline = admin.TabularInline[Any, Any]
+    ModelAdminBase = admin.ModelAdmin[Any]
+    InlineBase = admin.TabularInline[Any, Any]
+    ModelAdminMixinBase = admin.ModelAdmin[Any]
 else:
-    _ModelAdmin = admin.ModelAdmin
-    _TabularInline = admin.TabularInline
+    ModelAdminBase = admin.ModelAdmin
+    InlineBase = admin.TabularInline
+    ModelAdminMixinBase = object
 
 
-class ReadOnlyAdmin(ReadOnly, _ModelAdmin):
+class ReadOnlyAdmin(ReadOnly, ModelAdminBase):
     pass
 
 
-class ReadOnlyInline(ReadOnly, _TabularInline):
+class ReadOnlyInline(ReadOnly, InlineBase):
     extra = 0
     can_delete = False
     show_change_link = True

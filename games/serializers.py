@@ -6,6 +6,8 @@ publishes once the game is over (``games.api``).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -192,7 +194,8 @@ class GameSerializer(serializers.Serializer):
     @extend_schema_field(GameSeatSerializer(many=True))
     def get_seats(self, game: Game) -> list:
         seats = sorted(game.table.seats.all(), key=lambda seat: seat.number)
-        return GameSeatSerializer(seats, many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(list[Any], GameSeatSerializer(seats, many=True).data)
 
     @extend_schema_field(
         serializers.IntegerField(
@@ -263,4 +266,5 @@ class GameDetailSerializer(GameSerializer):
         )
         for change in changes:
             change.seat = seat_of.get(change.user_id)
-        return GameRatingChangeSerializer(changes, many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(list[Any], GameRatingChangeSerializer(changes, many=True).data)

@@ -7,6 +7,8 @@ the ``api`` namespace.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -54,7 +56,11 @@ class PlayerDetailSerializer(PlayerSerializer):
 
     @extend_schema_field(PlayerRatingSerializer(many=True))
     def get_ratings(self, user) -> list:
-        return PlayerRatingSerializer(selectors.player_standings(user), many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(
+            list[Any],
+            PlayerRatingSerializer(selectors.player_standings(user), many=True).data,
+        )
 
 
 class StandingSerializer(serializers.Serializer):

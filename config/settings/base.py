@@ -11,6 +11,7 @@ import os
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from csp.constants import NONE, SELF
@@ -253,7 +254,7 @@ REDIS_LAYER_HOST = {"address": REDIS_URL, "socket_timeout": 30}
 # kept for a consumer that is not listening; the clients need none of them
 # kept, since every update carries the whole snapshot and a reconnecting
 # client asks for a resync by version.
-CHANNEL_LAYERS = {
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_LAYER_HOST]},
