@@ -168,6 +168,11 @@ class Schedule(TournamentSettings):
 class Tournament(TournamentSettings):
     Status = TournamentStatus
 
+    # Counted by the queries that annotate them (``selectors``, the admin's).
+    player_count: int
+    prizes_paid: int
+    _players: int
+
     starts_at = models.DateTimeField(_("starts at"), db_index=True)
     status = models.CharField(
         _("status"),
