@@ -39,8 +39,12 @@ BOT_LOAD_WINDOW = timedelta(hours=1)
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["number", "user", "bot", "left"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "user",
+        "bot",
+        "left",
+    )
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

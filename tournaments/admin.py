@@ -75,15 +75,27 @@ class ScheduleAdmin(admin.ModelAdmin):
 
 class EntryInline(ReadOnlyInline):
     model = Entry
-    fields = ["user", "status", "seed", "rating", "place", "prize", "registered_at"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "user",
+        "status",
+        "seed",
+        "rating",
+        "place",
+        "prize",
+        "registered_at",
+    )
     ordering = ["place", "seed", "registered_at"]
 
 
 class RoundInline(ReadOnlyInline):
     model = Round
-    fields = ["number", "status", "is_final_table", "boards", "started_at"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "status",
+        "is_final_table",
+        "boards",
+        "started_at",
+    )
     show_change_link = False
 
     @admin.display(description=_("boards"))
@@ -329,8 +341,14 @@ class TournamentAdmin(admin.ModelAdmin):
 
 class BoardSeatInline(ReadOnlyInline):
     model = BoardSeat
-    fields = ["number", "entry", "place", "score", "won", "absent"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "entry",
+        "place",
+        "score",
+        "won",
+        "absent",
+    )
     show_change_link = False
 
 

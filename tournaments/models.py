@@ -168,9 +168,7 @@ class Schedule(TournamentSettings):
 class Tournament(TournamentSettings):
     Status = TournamentStatus
 
-    # Counted by the queries that annotate them (``selectors``, the admin's).
-    player_count: int
-    prizes_paid: int
+    # Counted by the admin's list (``TournamentAdmin.get_queryset``).
     _players: int
 
     starts_at = models.DateTimeField(_("starts at"), db_index=True)
