@@ -106,7 +106,7 @@ class ReportAdmin(admin.ModelAdmin):
                 user_id=author_id,
                 minutes=minutes,
                 by=request.user,
-                reason=_("chat report"),
+                reason=str(_("chat report")),
                 now=now,
             )
         for report in queryset:

@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from accounts.services import profile_update
 from games import services
-from games.live.game import LiveGame, Step
+from games.live.game import LiveGame
 from games.live.local import Due, owner_of
+from games.live.steps import Step
 from games.models import Game
 from joker.actions import action_to_json
 from joker.bots.autopilot import autopilot_action

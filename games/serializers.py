@@ -64,7 +64,9 @@ class GameSeatSerializer(serializers.Serializer):
 
     def get_username(self, seat: Seat) -> str | None:
         """The person's username; null for a bot."""
-        return seat.user.get_username() if seat.user_id and not seat.bot else None
+        if seat.bot or seat.user is None:
+            return None
+        return seat.user.get_username()
 
 
 class GameResultSerializer(serializers.Serializer):
