@@ -11,6 +11,8 @@ refunds" (which asks for a reason first). A refusal is a warning, never a succes
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -21,12 +23,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from coins import services as coins
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec
 from common.admin import ReadOnlyAdmin, ReadOnlyInline
 from common.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 
-SETTINGS_FIELDSETS = [
+SETTINGS_FIELDSETS: _FieldsetSpec = [
     (_("Game"), {"fields": ["name", "category", "format", "short_match", "rated"]}),
     (
         _("Rounds"),
@@ -127,7 +132,7 @@ class TournamentAdmin(admin.ModelAdmin):
     ordering = ["-starts_at"]
     inlines = [EntryInline, RoundInline]
     actions = ["start_now", "start_if_due", "cancel_with_refunds"]
-    progress_fields = [
+    progress_fields = (
         "status",
         "pool",
         "current_round",
@@ -135,7 +140,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "finished_at",
         "cancel_reason",
         "schedule",
-    ]
+    )
     fieldsets = [
         (None, {"fields": ["starts_at"]}),
         *SETTINGS_FIELDSETS,

@@ -202,13 +202,14 @@ def next_after(table_id: int, user) -> NextGame | None:
     )
     # Played continuously, a player's game begins with its table, not a round.
     continuous = format_of(tournament.format).continuous
-    if seat is not None:
+    if seat is not None and seat.board.table is not None:  # the query's
         round_ = seat.board.round
         began = seat.board.table.created_at if continuous else round_.started_at
         return NextGame(tournament, "seated", round_.number, seat.board.table_id, began)
     if continuous:
         return NextGame(tournament, "free")
     current = tournament.round_set.order_by("-number").first()
+    assert current is not None  # an entry plays once the first round began
     playing = Board.objects.filter(
         round=current, table__game__status=Game.Status.PLAYING
     ).count()
