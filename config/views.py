@@ -71,7 +71,9 @@ def health(request: HttpRequest) -> JsonResponse:
         "status": "ok" if healthy else "error",
         **checks,
         "channel_layer": {
-            "backend": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+            "backend": str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).rsplit(
+                ".", 1
+            )[-1]
         },
         "live": live_games(),
     }

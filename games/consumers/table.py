@@ -68,7 +68,7 @@ class GameConsumer(
     attached = False
     heard_told_at = 0.0
 
-    async def connect(self):
+    async def connect(self) -> None:
         if not await self.open_signed_in(self.may_watch):
             return
         # The relay takes the socket's commands to its game's owner, in this
