@@ -19,7 +19,7 @@ from django.db import DatabaseError
 
 from common.channel_layer import SocketMixinBase
 from common.errors import ApplicationError
-from common.messages import decode
+from common.messages import ClientOut, decode
 from games import selectors
 from games.messages import RematchCall, RematchChanged, RematchState
 from games.models import Game
@@ -60,6 +60,8 @@ class RematchSocketMixin(SocketMixinBase):
         async def send_error(
             self, client_id: str | None, code: str, message: str
         ) -> None: ...
+
+        async def send_message(self, message: ClientOut) -> None: ...
 
     rematch_joined = False
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 from channels.auth import AuthMiddleware, get_user
@@ -119,7 +119,7 @@ class UserSocketMixin(SocketMixinBase):
     # The kinds of group the socket joins: it handles every message each
     # carries (tests/test_socket_messages.py holds each kind of
     # socket to it). A class adds the groups it joins besides the user's.
-    GROUPS: tuple[Group, ...] = (USER,)
+    GROUPS: ClassVar[tuple[Group, ...]] = (USER,)
     user_groups: tuple[str, ...] = ()
     user_id: int | None = None
     # The password hash the session was signed in with (a new one ends it).
@@ -360,4 +360,4 @@ class PongToEveryFrameMixin(SocketMixinBase):
         bytes_data: bytes | None = None,
         **kwargs: Any,
     ) -> None:
-        await self.send_message(Pong())
+        await self.send_json(encode(Pong()))
