@@ -88,7 +88,7 @@ def live_games() -> dict:
     the share given less than their level's thinking budget."""
     from games.live.bot_pool import LOAD
     from games.live.hall import owned_games
-    from games.live.relay import HOPS
+    from games.live.sinks import HOPS
 
     return {
         "node": settings.PULKA_LIVE_NODE,

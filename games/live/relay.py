@@ -16,7 +16,7 @@ sockets to.
 **Routing.** A socket's messages go to its game's owner: a direct call when
 the owner is in this process; otherwise a message on the owner's channel,
 which answers on the socket's channel. Each such message is a hop, counted
-in ``HOPS`` (shown on /health/): a game whose sockets reach its owner makes
+in ``sinks.HOPS`` (shown on /health/): a game whose sockets reach its owner makes
 none. Code outside a server (Celery tasks, the site's services) reaches
 owners with ``tell_owner``.
 
@@ -38,13 +38,11 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 
 from common.channel_layer import ChannelLayer, channel_layer
-from common.messages import encode
 from games.live import commands, routing
 from games.live.commands import Attach, Command, Detach, OwnerCommand, Wake
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
-from games.live.owner import Sink
 from games.live.registry import Owners
-from games.messages import TableClose, TableText
+from games.live.sinks import HOPS, Consumer, LocalSink, RemoteSink
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -57,54 +55,6 @@ ROUTE_SECONDS = 2.0
 ADOPT_AT_ONCE = 100
 
 logger = logging.getLogger(__name__)
-
-
-# Messages this process sent through the channel layer to reach an owner
-# or a socket in another process, since it started.
-HOPS = {"sent": 0}
-
-
-class Consumer(Protocol):
-    """A table's socket in this process (``games.consumers.table``), as the
-    relay sees it."""
-
-    @property
-    def channel_name(self) -> str: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    async def send_text(self, text: str) -> None: ...
-
-    async def close(self, code: int) -> None: ...
-
-
-class LocalSink(Sink):
-    """A consumer in this process."""
-
-    def __init__(self, consumer: Consumer):
-        self.consumer = consumer
-
-    async def send_text(self, text: str) -> None:
-        await self.consumer.send_text(text)
-
-    async def close(self, code: int) -> None:
-        await self.consumer.close(code=code)
-
-
-class RemoteSink(Sink):
-    """A consumer in another process, through the channel layer."""
-
-    def __init__(self, layer: ChannelLayer, channel: str):
-        self.layer, self.channel = layer, channel
-
-    async def send_text(self, text: str) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(self.channel, encode(TableText(text)))
-
-    async def close(self, code: int) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(self.channel, encode(TableClose(code)))
 
 
 class RelaysHall(Protocol):
