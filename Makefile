@@ -20,14 +20,15 @@ FAULT_WORKERS ?= 3
 NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-faults test-js screenshots system-packages install lint lint-js format check migrate services clean
+.PHONY: help run test test-fast test-faults test-js screenshots system-packages install lint lint-js typecheck format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker and Celery beat (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
 	@echo "make test-fast  the tests that run in the test process, for the edit loop"
 	@echo "make test-faults  the fault suite: the platform killed mid-game and restarted"
-	@echo "make lint   ruff check and format check, ESLint for static/js"
+	@echo "make lint   ruff check and format check, import layers, mypy, ESLint for static/js"
+	@echo "make typecheck  mypy alone (the strictness map: docs/development.md)"
 	@echo "make format ruff fix and format"
 	@echo "make services  the embedded PostgreSQL and Redis alone (Ctrl-C stops)"
 
@@ -78,10 +79,15 @@ system-packages:
 test-js:
 	node --test tests/js/
 
-lint: $(STAMP) lint-js
+lint: $(STAMP) lint-js typecheck
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+
+# mypy with the Django and REST framework plugins; what it checks and how
+# strictly is [tool.mypy] in pyproject.toml.
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 lint-js: $(NODE_STAMP)
 	npx --no-install eslint .
@@ -102,4 +108,4 @@ services: $(STAMP)
 	$(BIN)/python -m config.embedded
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache node_modules
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .mypy_cache node_modules

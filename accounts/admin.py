@@ -168,7 +168,8 @@ class PlayerAdmin(UserAdmin):
 
     add_form = PlayerCreationForm
     form = PlayerChangeForm
-    actions = [*(UserAdmin.actions or []), "ban_players"]
+    # Django's user admin has no actions of its own.
+    actions = ["ban_players"]
 
     def has_ban_permission(self, request) -> bool:
         return request.user.has_perm("accounts.ban_user")

@@ -89,7 +89,7 @@ def locked_out(request: HttpRequest, *args, **kwargs) -> HttpResponse:
     whole_address = address_locked(request)
     if request.path.startswith("/api/"):
         what = "this address" if whole_address else "this account from this address"
-        response = JsonResponse(
+        response: HttpResponse = JsonResponse(
             {
                 "code": "locked_out",
                 "detail": f"too many failed logins to {what}: "

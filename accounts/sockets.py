@@ -32,15 +32,19 @@ import logging
 import threading
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from accounts.messages import USER, ChatHidden, SessionEnded
+from common.channel_layer import channel_layer
 from common.messages import GroupMessage, encode
+
+if TYPE_CHECKING:
+    from psycopg_pool import AsyncConnectionPool
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +82,7 @@ def tell_user(user_id: int, message: GroupMessage | dict) -> None:
 def _send(group: str, message: dict) -> None:
     if message.get("type") not in USER_MESSAGES:
         raise ValueError(f"{message.get('type')!r} is not one of USER_MESSAGES")
-    async_to_sync(get_channel_layer().group_send)(group, message)
+    async_to_sync(channel_layer().group_send)(group, message)
 
 
 def _tell(group: str, code: int, reason: str) -> None:
@@ -136,7 +140,7 @@ class Retries:
                     return
                 notice = self.pending[0]
             try:
-                async_to_sync(get_channel_layer().group_send)(*notice)
+                async_to_sync(channel_layer().group_send)(*notice)
             except Exception:
                 wait = min(2 * wait, self.most)
                 continue
@@ -164,7 +168,11 @@ def _session_sql() -> str:
 
 
 async def session_ended(
-    pool, *, session_key: str | None, user_id: int, password: str
+    pool: AsyncConnectionPool,
+    *,
+    session_key: str | None,
+    user_id: int | None,
+    password: str,
 ) -> tuple[int, str] | None:
     """Why a socket opened in the session ``session_key`` by ``user_id``
     (whose password hash was ``password`` then) may act no more: the close

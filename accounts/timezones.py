@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from babel import Locale, UnknownLocaleError
@@ -17,6 +18,9 @@ from babel.dates import get_timezone_location
 from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # Written by static/js/timezone.js; read by accounts.middleware.
 COOKIE_NAME = "pulka_tz"
@@ -47,7 +51,9 @@ REGIONS = {
 OTHER = _("Other")
 
 
-def zone_choices(language: str | None = None) -> list[tuple[str, list]]:
+def zone_choices(
+    language: str | None = None,
+) -> list[tuple[StrOrPromise, list[tuple[str, str]]]]:
     """Every zone, grouped by region in the order of ``REGIONS`` (then
     "Other"), for a select's option groups: each zone labelled with its
     city in ``language`` (the active one by default) where Babel (the
@@ -58,7 +64,9 @@ def zone_choices(language: str | None = None) -> list[tuple[str, list]]:
     for name, label in _zone_labels(language):
         region = name.split("/", 1)[0] if "/" in name else ""
         groups.setdefault(region if region in REGIONS else "", []).append((name, label))
-    ordered = [(REGIONS[key], groups[key]) for key in REGIONS if key in groups]
+    ordered: list[tuple[StrOrPromise, list[tuple[str, str]]]] = [
+        (REGIONS[key], groups[key]) for key in REGIONS if key in groups
+    ]
     if "" in groups:
         ordered.append((OTHER, groups[""]))
     return ordered

@@ -24,6 +24,7 @@ from accounts.addresses import client_address
 from accounts.backends import hash_password
 from accounts.forms import NAME_REFUSALS, ProfileForm, SignUpForm
 from accounts.selectors import language_of
+from common.signed_in import signed_in_id
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -143,7 +144,7 @@ def _profile_page(request: HttpRequest, form=None, new_token: str = "") -> HttpR
         "accounts/profile.html",
         {
             "form": form,
-            "token": Token.objects.filter(user=request.user).first(),
+            "token": Token.objects.filter(user=signed_in_id(request)).first(),
             # Shown on this one answer only: it is not kept anywhere else
             # the page could show it again.
             "new_token": new_token,

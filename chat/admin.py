@@ -30,7 +30,7 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = [("handled_at", admin.EmptyFieldListFilter), "message__room"]
     search_fields = ["reporter__username", "message__author__username"]
     date_hierarchy = "created_at"
-    fields = [
+    fields = readonly_fields = (
         "reporter",
         "author",
         "said",
@@ -42,8 +42,7 @@ class ReportAdmin(admin.ModelAdmin):
         "conversation_shown",
         "handled_at",
         "handled_by",
-    ]
-    readonly_fields = fields
+    )
     actions = ["mute_hour", "mute_day", "ban_authors", "mark_handled"]
 
     def has_add_permission(self, request):
@@ -107,7 +106,7 @@ class ReportAdmin(admin.ModelAdmin):
                 user_id=author_id,
                 minutes=minutes,
                 by=request.user,
-                reason=_("chat report"),
+                reason=str(_("chat report")),
                 now=now,
             )
         for report in queryset:

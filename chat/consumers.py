@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -34,6 +35,11 @@ from common.errors import ApplicationError
 from common.messages import Error, decode
 from games import socket_limits
 
+if TYPE_CHECKING:
+    from games.consumers.sockets import UserSocketMixin as _UserSocket
+else:
+    _UserSocket = object
+
 # How long a socket trusts what it read of whom its reader hides: a block
 # made elsewhere reaches it within this (a mute of the reader's own, at once).
 HIDDEN_FOR_SECONDS = 10.0
@@ -42,7 +48,7 @@ db = database_sync_to_async
 logger = logging.getLogger(__name__)
 
 
-class ChatSocketMixin:
+class ChatSocketMixin(_UserSocket):
     """A socket in one chat room (``chat_room``), reading as ``user_id``
     (None: anonymous, reads only). Needs ``close`` and ``channel_layer`` of
     a consumer, and ``send_message``, ``session_key`` and ``leave_group`` of
@@ -112,10 +118,17 @@ class ChatSocketMixin:
                 client_id, "unavailable", "the chat could not be saved just now"
             )
 
+    def _chatting(self) -> tuple[Room, int]:
+        """The room and the signed-in reader, for a message's handler
+        (``chat_receive`` let only such a socket's messages through)."""
+        assert self.chat_room is not None and self.chat_reader is not None
+        return self.chat_room, self.chat_reader
+
     async def on_chat(self, message: ChatIn) -> None:
+        room, reader = self._chatting()
         await db(services.message_post)(
-            author_id=self.chat_reader,
-            room=self.chat_room,
+            author_id=reader,
+            room=room,
             text=message.text,
             phrase=message.phrase,
             now=timezone.now(),
@@ -124,7 +137,7 @@ class ChatSocketMixin:
 
     async def on_chat_mute(self, message: ChatMuteIn) -> None:
         await db(services.personal_mute_set)(
-            user_id=self.chat_reader,
+            user_id=self._chatting()[1],
             muted_id=message.user,
             muted=message.muted,
             now=timezone.now(),
@@ -133,7 +146,7 @@ class ChatSocketMixin:
 
     async def on_chat_report(self, message: ChatReportIn) -> None:
         await db(services.report_create)(
-            reporter_id=self.chat_reader,
+            reporter_id=self._chatting()[1],
             message_id=message.message,
             reason=message.reason,
             now=timezone.now(),

@@ -5,18 +5,18 @@ whom they hide has changed."""
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from accounts.messages import ChatHidden
 from accounts.sockets import tell_user
 from chat.messages import ChatPosted
+from common.channel_layer import channel_layer
 from common.messages import encode
 
 
 def said(group: str, message: dict) -> None:
     """Every socket in the room gets the message (each drops it if its
     reader hides the author)."""
-    async_to_sync(get_channel_layer().group_send)(group, encode(ChatPosted(message)))
+    async_to_sync(channel_layer().group_send)(group, encode(ChatPosted(message)))
 
 
 def hidden_changed(user_id: int) -> None:

@@ -193,8 +193,8 @@ def _reader(user) -> int | None:
 def may_read(user_id: int, message: Message) -> bool:
     """Whether ``user_id`` could have been shown ``message`` (on a socket
     or a page), so may report it."""
-    if message.room == Message.Room.LOBBY:
-        return True
+    if message.room == Message.Room.LOBBY or message.table_id is None:
+        return True  # the lobby's message, which alone has no table
     table = Table.objects.get(pk=message.table_id)
     seated = user_id in seated_user_ids(table.pk)
     if table.is_private and not seated:
@@ -208,7 +208,7 @@ def may_read(user_id: int, message: Message) -> bool:
 def conversation_around(message: Message) -> list[dict]:
     """The messages of ``message``'s room just before and after it, itself
     included, oldest first: what a report keeps."""
-    room = Message.objects.filter(room=message.room, table_id=message.table_id)
+    room = Message.objects.filter(room=message.room, table=message.table_id)
     key = Q(created_at__lt=message.created_at) | Q(
         created_at=message.created_at, id__lt=message.pk
     )

@@ -29,8 +29,14 @@ class AccountAdmin(ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["owner__username", "ref"]
     list_select_related = ["owner"]
-    fields = ["kind", "owner", "ref", "balance", "created_at", "recent_entries"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "kind",
+        "owner",
+        "ref",
+        "balance",
+        "created_at",
+        "recent_entries",
+    )
     actions = ["grant_coins", "remove_coins"]
 
     RECENT = 20

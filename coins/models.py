@@ -13,11 +13,18 @@ one wallet. Entries are append-only; balances change only through
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    from coins.references import Named
 
 
 class Account(models.Model):
@@ -100,6 +107,11 @@ class EntryQuerySet(models.QuerySet):
 
 class Entry(models.Model):
     """One movement of coins, never changed or removed once written."""
+
+    # Set for the wallet's page (``coins.views``): what the other side of
+    # the entry is called, and the name of what its reference points at.
+    counterparty_label: StrOrPromise
+    named: Named | None
 
     class Reason(models.TextChoices):
         GRANT = "grant", _("grant")

@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.db import models
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from coins.models import Account, Entry
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise, WithAnnotations
 
-def wallet_statement(wallet: Account) -> QuerySet[Entry]:
+
+class SeenFromWallet(TypedDict):
+    """What ``wallet_statement`` adds to each entry."""
+
+    balance_after: int
+    change: int
+    counterparty: str
+
+
+def wallet_statement(
+    wallet: Account,
+) -> QuerySet[WithAnnotations[Entry, SeenFromWallet]]:
     """The wallet's entries, newest first, each seen from the wallet's side:
 
     ``change`` (coins in, or out as a negative number), ``balance_after`` (the
@@ -43,7 +58,7 @@ def wallet_statement(wallet: Account) -> QuerySet[Entry]:
 
 # How a player's statement names the other side of an entry: by its kind,
 # with the house and the mint both as "house".
-_COUNTERPARTY_LABELS = {
+_COUNTERPARTY_LABELS: dict[str, StrOrPromise] = {
     Account.Kind.WALLET: _("Player"),
     Account.Kind.TABLE_ESCROW: _("Table"),
     Account.Kind.TOURNAMENT_POOL: _("tournament pool"),
@@ -52,5 +67,5 @@ _COUNTERPARTY_LABELS = {
 }
 
 
-def counterparty_label(kind: str) -> str:
+def counterparty_label(kind: str) -> StrOrPromise:
     return _COUNTERPARTY_LABELS[kind]

@@ -25,7 +25,10 @@ def wallet(request: HttpRequest) -> HttpResponse:
     )
     named = references_name(entry.ref for entry in page)
     for entry in page:
-        entry.counterparty_label = selectors.counterparty_label(entry.counterparty)
+        # The Django plugin loses the queryset's annotations through the
+        # Paginator (``counterparty`` is ``wallet_statement``'s).
+        kind = entry.counterparty  # type: ignore[attr-defined]
+        entry.counterparty_label = selectors.counterparty_label(kind)
         entry.named = named.get(entry.ref)
     return render(
         request,

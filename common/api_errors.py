@@ -16,6 +16,8 @@ one with a real request (tests/test_documented_errors.py).
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -122,15 +124,18 @@ API_ERRORS: dict[str, tuple[int, str]] = {
 }
 
 
-def code_field(codes, **kwargs) -> serializers.CharField:
+def code_field(codes: Iterable[str], **kwargs: Any) -> serializers.CharField:
     """A refusal's ``code``, given in the schema as the enum of ``codes``."""
     enum = {"type": "string", "enum": list(codes)}
-    return extend_schema_field(enum)(type("CodeField", (serializers.CharField,), {}))(
-        **kwargs
+    field_class = extend_schema_field(enum)(
+        type("CodeField", (serializers.CharField,), {})
     )
+    return cast(serializers.CharField, field_class(**kwargs))
 
 
-def refusal_serializer(name: str, codes: list[str]) -> type[serializers.Serializer]:
+def refusal_serializer(
+    name: str, codes: list[str]
+) -> type[serializers.Serializer[Any]]:
     """One operation's own refusals: ``{"code", "detail"}`` with ``codes``
     (kept as the class's ``codes``). The same name and codes give the same
     class, so that the schema names one component once."""
@@ -140,7 +145,7 @@ def refusal_serializer(name: str, codes: list[str]) -> type[serializers.Serializ
 @functools.cache
 def _refusal_serializer(
     name: str, codes: tuple[str, ...]
-) -> type[serializers.Serializer]:
+) -> type[serializers.Serializer[Any]]:
     unknown = set(codes) - set(API_ERRORS)
     if unknown:
         raise ValueError(f"not in API_ERRORS: {sorted(unknown)}")
@@ -154,7 +159,7 @@ def _refusal_serializer(
     return type(name, (serializers.Serializer,), fields)
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """A refusal: nothing was changed."""
 
     code = code_field(
@@ -166,14 +171,16 @@ class ErrorSerializer(serializers.Serializer):
         + ".",
     )
     detail = serializers.CharField(help_text="For people.")
-    fields = serializers.DictField(
+    # A declared field, which DRF's metaclass takes off the class: it does
+    # not hide ``Serializer.fields`` as the stubs think.
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="Bad input (400): what is wrong with each field.",
     )
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         return Response({"code": exc.code, "detail": str(exc)}, status=exc.status)
     if isinstance(exc, Http404):
@@ -181,8 +188,8 @@ def exception_handler(exc, context):
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response  # None: DRF answers its own exceptions only
     if isinstance(exc, exceptions.ValidationError):
         fields = exc.detail if isinstance(exc.detail, dict) else {"": exc.detail}
         response.data = {
@@ -195,7 +202,7 @@ def exception_handler(exc, context):
     return response
 
 
-def _texts(errors) -> list[str]:
+def _texts(errors: object) -> list[str]:
     if isinstance(errors, dict):
         return [
             f"{key}: {text}" for key, value in errors.items() for text in _texts(value)

@@ -10,6 +10,12 @@ frame; pages turn it into a sentence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 class ApplicationError(Exception):
     """A request refused; nothing was changed."""
@@ -42,7 +48,9 @@ class NotAllowed(ApplicationError):
     code = "not_allowed"
 
 
-def refusal_message(error: ApplicationError, sentences, **values) -> str:
+def refusal_message(
+    error: ApplicationError, sentences: Mapping[str, StrOrPromise], **values: object
+) -> str:
     """What a page says of a refusal: the sentence ``sentences`` has for its
     code (a mapping of codes to translatable texts with ``%(name)s`` places
     for ``values``), or a general one with the error's own message."""

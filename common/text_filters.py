@@ -17,12 +17,17 @@ form field's label); ``use_sentence_start_for_capfirst`` puts
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import django.utils.text
 from django import template
+from django.forms.forms import BaseForm
 from django.template import defaultfilters
 from django.template.defaultfilters import stringfilter
 from django.utils import translation
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 from django.utils.functional import keep_lazy_text
 
 register = template.Library()
@@ -31,7 +36,7 @@ DOTTED_I_LANGUAGES = ("tr", "az")
 
 
 @keep_lazy_text
-def sentence_start(text: str) -> str:
+def sentence_start(text: StrOrPromise) -> str:
     """The text with its first letter as a sentence starts it."""
     text = str(text)
     if not text:
@@ -57,10 +62,12 @@ def use_sentence_start_for_capfirst() -> None:
     originals.discard(sentence_start)
     for module in list(sys.modules.values()):
         if getattr(module, "__dict__", {}).get("capfirst") in originals:
-            module.capfirst = sentence_start
+            module.__dict__["capfirst"] = sentence_start
 
 
-def label_from_verbose_name(form, name: str, verbose_name) -> None:
+def label_from_verbose_name(
+    form: BaseForm, name: str, verbose_name: StrOrPromise
+) -> None:
     """Label ``form``'s field ``name`` with ``verbose_name`` as a sentence
     starts it: Django's forms label model fields with its ``capfirst``."""
     form.fields[name].label = sentence_start(verbose_name)

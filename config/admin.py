@@ -23,6 +23,8 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db.models import F
 from django.db.models.constants import LOOKUP_SEP
 
+from common.admin import ModelAdminMixinBase
+
 
 def secret_fields(model) -> tuple[str, ...]:
     return getattr(model, "SECRET_FIELDS", ())
@@ -67,7 +69,7 @@ def ordering_reaches_secret(model, ordering, seen=frozenset()) -> bool:
     another expression) reads a secret field. Sorting by a relation sorts by
     the related model's own ``Meta.ordering``, which is followed too."""
     if isinstance(ordering, F):
-        ordering = ordering.name
+        ordering = ordering.name  # type: ignore[attr-defined]  # not in F's stub
     if not isinstance(ordering, str):
         return any(
             ordering_reaches_secret(model, node, seen)
@@ -86,7 +88,7 @@ def ordering_reaches_secret(model, ordering, seen=frozenset()) -> bool:
     )
 
 
-class KeepsSecrets:
+class KeepsSecrets(ModelAdminMixinBase):
     """A model admin that never filters, searches or sorts by a secret field
     (the module's docstring)."""
 
@@ -121,22 +123,22 @@ class KeepsSecrets:
                 )
             )
 
-        for name in self.search_fields:
-            if reaches_secret(model, name.lstrip("^=@")):
-                refuse("search_fields", name)
-        for item in self.list_filter:
-            name = item[0] if isinstance(item, (list, tuple)) else item
+        for searched in self.search_fields:
+            if reaches_secret(model, searched.lstrip("^=@")):
+                refuse("search_fields", searched)
+        for entry in self.list_filter:
+            lookup = entry[0] if isinstance(entry, (list, tuple)) else entry
             # A SimpleListFilter's parameter is a lookup like any other.
-            if isinstance(name, str) and reaches_secret(model, name):
-                refuse("list_filter", name)
+            if isinstance(lookup, str) and reaches_secret(model, lookup):
+                refuse("list_filter", lookup)
         if self.date_hierarchy and reaches_secret(model, self.date_hierarchy):
             refuse("date_hierarchy", self.date_hierarchy)
-        for item in self.ordering or ():
-            if ordering_reaches_secret(model, item):
-                refuse("ordering", item)
-        for item in self.list_display:
-            if any(ordering_reaches_secret(model, o) for o in self._sorted_by(item)):
-                refuse("list_display", item)
+        for order in self.ordering or ():
+            if ordering_reaches_secret(model, order):
+                refuse("ordering", order)
+        for column in self.list_display:
+            if any(ordering_reaches_secret(model, o) for o in self._sorted_by(column)):
+                refuse("list_display", column)
         return errors
 
     def _sorted_by(self, item) -> list:

@@ -1,6 +1,7 @@
 """The REST API root and account endpoints, mounted at /api/v1/."""
 
 import threading
+from typing import Any, cast
 
 from csp.decorators import csp_update
 from django.contrib.auth import get_user_model
@@ -59,7 +60,10 @@ class MeSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PlayerRatingSerializer(many=True))
     def get_ratings(self, user) -> list:
-        return PlayerRatingSerializer(player_standings(user), many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(
+            list[Any], PlayerRatingSerializer(player_standings(user), many=True).data
+        )
 
     @extend_schema_field(MeWalletSerializer)
     def get_wallet(self, user) -> dict:

@@ -41,7 +41,7 @@ application = ProtocolTypeRouter(
             AllowedOriginsOnly(
                 FloodGate(
                     SocketAuthStack(
-                        URLRouter(tables + quickplay + tournaments + me + unrouted)
+                        URLRouter([*tables, *quickplay, *tournaments, *me, *unrouted])
                     )
                 )
             )

@@ -203,7 +203,9 @@ def _configure_postgres() -> bool:
     with psycopg.connect(
         host=str(POSTGRES_DIR), user=POSTGRES_USER, dbname="postgres", autocommit=True
     ) as conn:
-        current = int(conn.execute("SHOW max_connections").fetchone()[0])
+        row = conn.execute("SHOW max_connections").fetchone()
+        assert row is not None  # SHOW answers one row
+        current = int(row[0])
         if current == wanted:
             return False
         conn.execute(f"ALTER SYSTEM SET max_connections = {int(wanted)}")

@@ -51,7 +51,7 @@ class QuietUnavailable(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, UNAVAILABLE):
             record.msg = f"{record.msg} (database unavailable: %s)"
-            record.args = (*record.args, first_line(error))
+            record.args = (*(record.args or ()), first_line(error))
             record.exc_info = record.exc_text = None
         if isinstance(error, UNAVAILABLE) or getattr(record, "status_code", 0) == 503:
             record.levelno, record.levelname = logging.WARNING, "WARNING"

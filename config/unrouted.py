@@ -9,7 +9,7 @@ origin (config.origins).
 
 from __future__ import annotations
 
-from django.urls import re_path
+from common.socket_routes import socket_path
 
 
 async def refuse_handshake(scope, receive, send):
@@ -19,4 +19,4 @@ async def refuse_handshake(scope, receive, send):
 
 
 # Matches every path: mounted after every other route (config.asgi).
-unrouted = [re_path(r"", refuse_handshake)]
+unrouted = [socket_path(r"", refuse_handshake, regex=True)]

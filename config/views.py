@@ -71,7 +71,9 @@ def health(request: HttpRequest) -> JsonResponse:
         "status": "ok" if healthy else "error",
         **checks,
         "channel_layer": {
-            "backend": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+            "backend": str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).rsplit(
+                ".", 1
+            )[-1]
         },
         "live": live_games(),
     }
@@ -86,7 +88,7 @@ def live_games() -> dict:
     the share given less than their level's thinking budget."""
     from games.live.bot_pool import LOAD
     from games.live.hall import owned_games
-    from games.live.relay import HOPS
+    from games.live.sinks import HOPS
 
     return {
         "node": settings.PULKA_LIVE_NODE,

@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from accounts.services import profile_update
 from games import services
-from games.live.game import LiveGame, Step
+from games.live.game import LiveGame
 from games.live.local import Due, owner_of
+from games.live.steps import Step
 from games.models import Game
 from joker.actions import action_to_json
 from joker.bots.autopilot import autopilot_action
@@ -85,7 +86,7 @@ def _play_ranked(users, *, profile, options, stake, now) -> Game:
         services.seat_take(table_id=table.pk, user=user, number=number, now=now)
     game = Game.objects.get(table=table)
     with owner_of(game.pk) as owner:
-        owner.play_out(lambda live: Due(live.deadline))
+        owner.play_out(_at_deadline)
     game.refresh_from_db()
     return game
 
@@ -103,3 +104,10 @@ def person_move(live: LiveGame, now) -> Step:
         client_id=uuid.uuid4().hex,
         now=now,
     )
+
+
+def _at_deadline(live: LiveGame) -> Due:
+    """The move due when the turn's time is up (a game being played has a
+    deadline)."""
+    assert live.deadline is not None
+    return Due(live.deadline)

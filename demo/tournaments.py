@@ -12,7 +12,9 @@ from datetime import time, timedelta
 from django.utils import timezone
 
 from demo.games import DEMO_PAST, person_move
+from games.live.game import LiveGame
 from games.live.local import owner_of
+from games.live.steps import Step
 from games.models import Game
 from tournaments import services
 from tournaments.models import Board, Schedule, Tournament
@@ -102,10 +104,14 @@ def _play_out(tournament: Tournament) -> None:
             round__tournament=tournament, finished=False, table__isnull=False
         )
         for board in boards:
-            game = Game.objects.get(table_id=board.table_id)
+            game = Game.objects.get(table=board.table_id)
             with owner_of(game.pk) as owner:
-                owner.play_out(
-                    lambda live: person_move(live, live.deadline - timedelta(seconds=1))
-                )
+                owner.play_out(_just_in_time)
             game.refresh_from_db()
             services.board_take_result(board_id=board.pk, now=game.finished_at)
+
+
+def _just_in_time(live: LiveGame) -> Step:
+    """The person's move a second before the turn's time is up."""
+    assert live.deadline is not None  # a game being played has one
+    return person_move(live, live.deadline - timedelta(seconds=1))

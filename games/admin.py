@@ -39,8 +39,12 @@ BOT_LOAD_WINDOW = timedelta(hours=1)
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["number", "user", "bot", "left"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "user",
+        "bot",
+        "left",
+    )
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
@@ -100,12 +104,16 @@ class SecretWhilePlaying:
             return [name for name in fields if name not in self.model.SECRET_FIELDS]
         return fields
 
-    def render_change_form(self, request, context, obj=None, **kwargs):
+    def render_change_form(
+        self, request, context, add=False, change=False, form_url="", obj=None
+    ):
         if self._live(obj) and may_see_live_hands(request.user):
             HandsRead.objects.create(
                 game=self.game_of(obj), by=request.user, what=self.what_of(obj)
             )
-        return super().render_change_form(request, context, obj=obj, **kwargs)
+        return super().render_change_form(
+            request, context, add=add, change=change, form_url=form_url, obj=obj
+        )
 
 
 @admin.register(Game)

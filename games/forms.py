@@ -145,7 +145,8 @@ class TableCreateForm(forms.Form):
         label=_("Stake"),
         choices=[(stake, stake_label(stake)) for stake in STAKE_CHOICES],
         coerce=int,
-        empty_value=0,
+        # Any value, not only a str as the stubs say.
+        empty_value=0,  # type: ignore[arg-type]
         initial=0,
         required=False,
         help_text=_(
@@ -168,7 +169,7 @@ class TableCreateForm(forms.Form):
         label=_("Rate"),
         choices=[(rate, rate_label(rate)) for rate in POINTS_PER_COIN_CHOICES],
         coerce=int,
-        empty_value=DEFAULT_POINTS_PER_COIN,
+        empty_value=DEFAULT_POINTS_PER_COIN,  # type: ignore[arg-type]
         initial=DEFAULT_POINTS_PER_COIN,
         required=False,
         help_text=_("Settled by score: the points of difference worth a coin."),

@@ -60,4 +60,9 @@ def _turns_by_seat(game_id: int) -> dict[int, tuple[int, int]]:
         )
         .order_by()
     )
-    return {row["seat"]: (row["turns"], row["timeouts"]) for row in rows}
+    # A player's action and a timeout are always a seat's.
+    return {
+        row["seat"]: (row["turns"], row["timeouts"])
+        for row in rows
+        if row["seat"] is not None
+    }

@@ -35,12 +35,12 @@ def player_recent_games(user, *, viewer=None, limit: int = 10) -> list[RecentGam
     )
     if viewer is None or viewer.pk != user.pk:
         seats = seats.filter(table__is_private=False)
-    seats = list(seats[:limit])
+    shown = list(seats[:limit])
     changes = ratings.rating_changes_by_game(
-        user_id=user.pk, game_ids=[s.table.game.pk for s in seats]
+        user_id=user.pk, game_ids=[s.table.game.pk for s in shown]
     )
     out = []
-    for seat in seats:
+    for seat in shown:
         game = seat.table.game
         change = changes.get(game.pk)
         result = game.result or {}

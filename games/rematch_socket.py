@@ -12,12 +12,14 @@ leaving the page: their open offer lapses.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
+from common.channel_layer import SocketMixinBase
 from common.errors import ApplicationError
-from common.messages import decode
+from common.messages import ClientOut, decode
 from games import selectors
 from games.messages import RematchCall, RematchChanged, RematchState
 from games.models import Game
@@ -43,10 +45,23 @@ def _left(game_id: int, user) -> None:
     rematch_services.rematch_left(game_id=game_id, user=user)
 
 
-class RematchSocketMixin:
+class RematchSocketMixin(SocketMixinBase):
     """For ``GameConsumer`` (a ``UserSocketMixin``): ``{"type": "rematch"}``
     agrees (or offers), ``{"type": "rematch_decline"}`` says no; each is answered by the
     ``rematch`` message every player's socket gets, or by an ``error``."""
+
+    # What the ``GameConsumer`` this is mixed into has.
+    game_id: int
+    seat: int | None
+    if TYPE_CHECKING:
+
+        async def leave_group(self, group: str | None) -> bool: ...
+
+        async def send_error(
+            self, client_id: str | None, code: str, message: str
+        ) -> None: ...
+
+        async def send_message(self, message: ClientOut) -> None: ...
 
     rematch_joined = False
 

@@ -6,8 +6,7 @@ What rides on them beside the game (the chat) is added by its app
 config/asgi.py imports it.
 """
 
-from django.urls import path
-
+from common.socket_routes import socket_path
 from games.consumers import GameConsumer, LobbyConsumer, WaitingTableConsumer
 from games.consumers.riders import LOBBY, TABLE, WAITING, served
 
@@ -16,7 +15,7 @@ WaitingTableSocket = served("WaitingTableSocket", WAITING, WaitingTableConsumer)
 LobbySocket = served("LobbySocket", LOBBY, LobbyConsumer)
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", TableSocket.as_asgi()),
-    path("ws/tables/<int:table_id>/", WaitingTableSocket.as_asgi()),
-    path("ws/lobby/", LobbySocket.as_asgi()),
+    socket_path("ws/games/<int:game_id>/", TableSocket.as_asgi()),
+    socket_path("ws/tables/<int:table_id>/", WaitingTableSocket.as_asgi()),
+    socket_path("ws/lobby/", LobbySocket.as_asgi()),
 ]

@@ -201,7 +201,7 @@ def coin_nets(
         Q(debit__kind=escrow, credit__kind=wallet)
         | Q(debit__kind=wallet, credit__kind=escrow)
     )
-    net: dict[int, dict[int, int]] = {game_id: {} for game_id in by_ref.values()}
+    net: dict[int, dict[int | None, int]] = {game_id: {} for game_id in by_ref.values()}
     for ref, payer, payee, amount in moves.values_list(
         "ref", "debit__owner_id", "credit__owner_id", "amount"
     ):
@@ -213,10 +213,10 @@ def coin_nets(
     out = {}
     for game in games:
         if seats is not None and game.pk in seats:
-            of_game = seats[game.pk]
+            seats_of_game: Iterable[Seat] = seats[game.pk]
         else:
-            of_game = game.table.seats.all()
-        ordered = sorted(of_game, key=lambda seat: seat.number)
+            seats_of_game = game.table.seats.all()
+        ordered = sorted(seats_of_game, key=lambda seat: seat.number)
         out[game.pk] = [net[game.pk].get(seat.user_id, 0) for seat in ordered]
     return out
 
@@ -247,6 +247,7 @@ def game_history(game: Game) -> list:
     history: list = []
     for event in game.events.order_by("version"):
         if event.kind == GameEvent.Kind.DEAL:
+            assert event.action is not None  # a deal's event names its deal
             history.append((deals[event.action["deal"]], []))
         elif event.kind == GameEvent.Kind.ACTION:
             history[-1][1].append(action_from_json(event.action))

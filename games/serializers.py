@@ -6,6 +6,8 @@ publishes once the game is over (``games.api``).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -62,7 +64,9 @@ class GameSeatSerializer(serializers.Serializer):
 
     def get_username(self, seat: Seat) -> str | None:
         """The person's username; null for a bot."""
-        return seat.user.get_username() if seat.user_id and not seat.bot else None
+        if seat.bot or seat.user is None:
+            return None
+        return seat.user.get_username()
 
 
 class GameResultSerializer(serializers.Serializer):
@@ -192,7 +196,8 @@ class GameSerializer(serializers.Serializer):
     @extend_schema_field(GameSeatSerializer(many=True))
     def get_seats(self, game: Game) -> list:
         seats = sorted(game.table.seats.all(), key=lambda seat: seat.number)
-        return GameSeatSerializer(seats, many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(list[Any], GameSeatSerializer(seats, many=True).data)
 
     @extend_schema_field(
         serializers.IntegerField(
@@ -263,4 +268,5 @@ class GameDetailSerializer(GameSerializer):
         )
         for change in changes:
             change.seat = seat_of.get(change.user_id)
-        return GameRatingChangeSerializer(changes, many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(list[Any], GameRatingChangeSerializer(changes, many=True).data)

@@ -163,11 +163,13 @@ def settle(game: Game) -> None:
     table = game.table
     if table.stake:
         seats = list(Seat.objects.filter(table=table).order_by("number"))
+        result = game.result
+        assert result is not None  # a finished game's
         if table.settled_by_score:
-            shares = score_shares(table, game.result, seats)
+            shares = score_shares(table, result, seats)
         else:
             winners = [
-                seat.user_id for seat in seats if seat.number in game.result["winners"]
+                _user_id(seat) for seat in seats if seat.number in result["winners"]
             ]
             shares = split_pot(coins.escrow_balance(escrow_ref(game)), winners)
         coins.escrow_payout(
@@ -175,9 +177,9 @@ def settle(game: Game) -> None:
             shares=shares,
             key_prefix=f"payout:game:{game.pk}",
         )
-    result = rated_result(game.pk) if table.ranked else None
-    if result is not None:
-        ratings.rating_apply_game(result)
+    rated = rated_result(game.pk) if table.ranked else None
+    if rated is not None:
+        ratings.rating_apply_game(rated)
 
 
 def refund(game: Game) -> None:
@@ -209,8 +211,15 @@ def score_shares(table: Table, result: dict, seats: list[Seat]) -> dict[int, int
         left=result.get("left", ()),
     )
     return {
-        seat.user_id: table.stake + net for seat, net in zip(seats, nets, strict=True)
+        _user_id(seat): table.stake + net for seat, net in zip(seats, nets, strict=True)
     }
+
+
+def _user_id(seat: Seat) -> int:
+    """A staked seat's player: a stake is a person's (no bot sits at a
+    staked table, and one who left keeps the seat)."""
+    assert seat.user_id is not None, "a staked seat without its player"
+    return seat.user_id
 
 
 def escrow_ref(game: Game) -> str:

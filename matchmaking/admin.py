@@ -54,5 +54,11 @@ class MatchAdmin(ReadOnlyAdmin):
     list_display = ["id", "category", "stake", "table", "created_at"]
     list_filter = ["category", "stake"]
     search_fields = ["players__username"]
-    fields = ["category", "stake", "table", "players", "detail", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "category",
+        "stake",
+        "table",
+        "players",
+        "detail",
+        "created_at",
+    )

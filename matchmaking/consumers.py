@@ -91,11 +91,16 @@ class QuickPlayConsumer(
         """Record the ping, and the player's status now."""
         now = time.time()
         status, players = self.status, None
-        if status.waiting:
+        category, stake, user_id = status.category, status.stake, self.user_id
+        # A waiting status has its pool, and the socket its signed-in user.
+        if (
+            status.waiting
+            and category is not None
+            and stake is not None
+            and user_id is not None
+        ):
             try:
-                players = await _heard(
-                    self.user_id, status.category, status.stake, now=now
-                )
+                players = await _heard(user_id, category, stake, now=now)
             except RedisError:
                 # The tick cannot run either (its broker is Redis): the
                 # player stays in the pool until it can.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -51,7 +53,7 @@ class QuickPlayForm(forms.Form):
 
     def __init__(self, *args, high_stake: int, bot_wait: int, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["stake"].choices = [
+        cast(forms.ChoiceField, self.fields["stake"]).choices = [
             (stake, stake_label(stake)) for stake in STAKE_CHOICES
         ]
         self.fields["stake"].help_text = self.fields["stake"].help_text % {

@@ -8,8 +8,8 @@ nobody is sent to a table that was rolled back.
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
+from common.channel_layer import channel_layer
 from common.messages import GroupMessage, encode
 from matchmaking.messages import Matched, QuickplayJoined, QuickplayMessage, Removed
 
@@ -42,7 +42,7 @@ def _send_all(sends: list[tuple[str, GroupMessage]]) -> None:
     async def send_all():
         # One after another: channels_redis stalls on concurrent sends from
         # one event loop.
-        layer = get_channel_layer()
+        layer = channel_layer()
         for group, message in sends:
             await layer.group_send(group, encode(message))
 

@@ -1,9 +1,8 @@
 """WebSocket URL patterns of quick play, mounted by config/asgi.py."""
 
-from django.urls import path
-
+from common.socket_routes import socket_path
 from matchmaking.consumers import QuickPlayConsumer
 
 websocket_urlpatterns = [
-    path("ws/quickplay/", QuickPlayConsumer.as_asgi()),
+    socket_path("ws/quickplay/", QuickPlayConsumer.as_asgi()),
 ]

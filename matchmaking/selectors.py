@@ -89,8 +89,8 @@ def status_at(
     window and the bots' countdown, which only the time changes, and the
     pool's ``players`` if given. Quick play's socket answers its pings so,
     from the status it read when it opened, without the database."""
-    if not status.waiting:
-        return status
+    if not status.waiting or status.joined_at is None:
+        return status  # a waiting status always has joined
     waited = max(0.0, (now - status.joined_at).total_seconds())
     bots_in = None
     if status.bots_in is not None:

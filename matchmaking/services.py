@@ -180,8 +180,8 @@ def match_tick(*, now: datetime | None = None) -> list[Match]:
     for (category, stake), pool in groupby(
         entries.only(*fields), key=lambda entry: (entry.category, entry.stake)
     ):
-        pool = list(pool)
-        waiting = {entry.pk: _waiting(entry, now) for entry in pool}
+        members = list(pool)
+        waiting = {entry.pk: _waiting(entry, now) for entry in members}
         size = CATEGORIES[category].players
         groups = form_groups(list(waiting.values()), size)
         for group in groups:
@@ -190,7 +190,7 @@ def match_tick(*, now: datetime | None = None) -> list[Match]:
                 matches.append(match)
         if size == BOT_TABLE_SIZE and stake == 0:
             grouped = {w.key for group in groups for w in group}
-            free = [e for e in pool if e.pk not in grouped and e.bots]
+            free = [e for e in members if e.pk not in grouped and e.bots]
             matches += _seat_with_bots(category, free, waiting, size, now)
     _publish_sizes()
     return matches
@@ -207,7 +207,7 @@ def _seat_with_bots(
     """Seat each player of ``free`` (in join order, left without a group of
     people) whose wait is over, with whoever else of ``free`` fits them and
     made the same choice of a rated game, and bots in the other seats."""
-    matches = []
+    matches: list[Match] = []
     while True:
         due = [e for e in free if _waited(e, now) >= BOT_WAIT_SECONDS]
         if not due:

@@ -117,7 +117,9 @@ def _render(request: HttpRequest, form: QuickPlayForm, status: int = 200):
         status_ = selectors.pool_status(request.user, now=now)
         context["status"] = status_
         context["balance"] = coins.wallet_of(request.user).balance
-        if status_.waiting:
-            context["category_label"] = CATEGORIES[status_.category].label
-            context["stake_label"] = stake_label(status_.stake)
+        category, stake = status_.category, status_.stake
+        # A waiting status has its pool.
+        if status_.waiting and category is not None and stake is not None:
+            context["category_label"] = CATEGORIES[category].label
+            context["stake_label"] = stake_label(stake)
     return render(request, "matchmaking/play.html", context, status=status)

@@ -118,7 +118,7 @@ class LopsidedPairsFilter(forms.Form):
         label=_("window"), choices=WINDOWS, coerce=int, required=False
     )
     category = forms.ChoiceField(
-        label=_("category"), choices=[("", "")] + CATEGORY_CHOICES, required=False
+        label=_("category"), choices=[("", ""), *CATEGORY_CHOICES], required=False
     )
 
     def filters(self) -> tuple[int, str]:

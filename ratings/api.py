@@ -7,6 +7,8 @@ the ``api`` namespace.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -54,7 +56,11 @@ class PlayerDetailSerializer(PlayerSerializer):
 
     @extend_schema_field(PlayerRatingSerializer(many=True))
     def get_ratings(self, user) -> list:
-        return PlayerRatingSerializer(selectors.player_standings(user), many=True).data
+        # ``many=True`` makes a ListSerializer, whose data is a list.
+        return cast(
+            list[Any],
+            PlayerRatingSerializer(selectors.player_standings(user), many=True).data,
+        )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -128,9 +134,12 @@ class LeaderboardView(generics.ListAPIView):
         return selectors.leaderboard_queryset(_category_or_404(self.kwargs["category"]))
 
     def list(self, request: Request, *args, **kwargs) -> Response:
+        paginator = cast(LeaderboardPagination, self.paginator)
         page = self.paginate_queryset(self.get_queryset())
-        offset = self.paginator.page.start_index() - 1 if page else 0
-        rows = selectors.standings(page, offset=offset)
+        shown = paginator.page  # set by paginate_queryset
+        offset = shown.start_index() - 1 if page and shown is not None else 0
+        # A page always: the view's pagination is set.
+        rows = selectors.standings(page or [], offset=offset)
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 

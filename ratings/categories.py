@@ -9,16 +9,20 @@ that every rating in a category measures the same game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
 from joker import BadRecord, make_rules
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 @dataclass(frozen=True, slots=True)
 class Category:
     slug: str
-    label: str
+    label: StrOrPromise
     profile: str
     # The options as given to ``make_rules``; ``options`` below is their
     # normalised form, with every default spelled out.

@@ -66,6 +66,10 @@ class RatingChange(models.Model):
     """What one rated game did to one player's rating. Append-only; removed
     only when the game is annulled (``services.rating_revert_game``)."""
 
+    # The seat the player sat in, where a game's page says it
+    # (``games.serializers``).
+    seat: int | None
+
     game = models.ForeignKey(
         "games.Game",
         on_delete=models.PROTECT,

@@ -198,10 +198,11 @@ def _apply(result: RatedResult, now) -> list[RatingChange]:
         )
         return []
     category = decision.category
+    assert category is not None  # a rated game's
     seats = result.seats
-    people = [s for s in seats if s.user_id is not None]
-    ratings = _locked_ratings([s.user_id for s in people], category, now)
-    before = [ratings[s.user_id] for s in people]
+    people = [s.user_id for s in seats if s.user_id is not None]
+    ratings = _locked_ratings(people, category, now)
+    before = [ratings[user_id] for user_id in people]
     # Partners sit opposite: seats 0 and 2 against 1 and 3.
     sides = [n % 2 for n in range(len(seats))] if CATEGORIES[category].pairs else None
     # A bot's seat plays at its level's fixed rating; its own change, worked

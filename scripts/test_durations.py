@@ -37,7 +37,7 @@ def by_folder(junit_path: str) -> str:
         seconds[folder] += float(case.get("time", 0))
         counts[folder] += 1
     lines = ["| folder | tests | seconds |", "|---|---:|---:|"]
-    for folder in sorted(seconds, key=seconds.get, reverse=True):
+    for folder in sorted(seconds, key=lambda folder: seconds[folder], reverse=True):
         lines.append(f"| `{folder}` | {counts[folder]} | {seconds[folder]:.0f} |")
     total = sum(seconds.values())
     lines.append(f"| all | {sum(counts.values())} | {total:.0f} |")

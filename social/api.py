@@ -11,6 +11,8 @@ own friends and open invitations) and are not paged.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django.urls import path
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -23,6 +25,7 @@ from rest_framework.views import APIView
 from accounts.selectors import display_name
 from common.api_errors import ErrorSerializer, refusal_serializer
 from common.errors import NotFound
+from common.signed_in import signed_in_id
 from social import selectors, services
 from social.serializers import (
     AcceptedSerializer,
@@ -62,7 +65,7 @@ class FriendListView(APIView):
 
     @extend_schema(responses={200: FriendSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        friends = selectors.friends_with_presence(request.user.pk)
+        friends = selectors.friends_with_presence(signed_in_id(request))
         return Response(FriendSerializer(friends, many=True).data)
 
 
@@ -80,7 +83,7 @@ class FriendDeleteView(APIView):
     )
     def delete(self, request: Request, username: str) -> Response:
         services.friendship_delete(
-            user_id=request.user.pk, friend_id=_player(username).pk
+            user_id=signed_in_id(request), friend_id=_player(username).pk
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -97,7 +100,7 @@ class FriendRequestListView(APIView):
 
     @extend_schema(responses={200: FriendRequestsSerializer})
     def get(self, request: Request) -> Response:
-        me = request.user.pk
+        me = signed_in_id(request)
         data = {
             "received": [
                 _request_json(r, r.sender) for r in selectors.requests_received(me)
@@ -123,7 +126,7 @@ class FriendRequestListView(APIView):
         data = UsernameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         result = services.friend_request_create(
-            sender_id=request.user.pk,
+            sender_id=signed_in_id(request),
             receiver_id=_player(data.validated_data["username"]).pk,
         )
         return Response({"result": result}, status=status.HTTP_201_CREATED)
@@ -137,7 +140,7 @@ class FriendRequestAnswerView(APIView):
     answer = ""
 
     def post(self, request: Request, username: str) -> Response:
-        me, other = request.user.pk, _player(username).pk
+        me, other = signed_in_id(request), _player(username).pk
         if self.answer == "accept":
             services.friend_request_accept(receiver_id=me, sender_id=other)
         elif self.answer == "decline":
@@ -148,7 +151,7 @@ class FriendRequestAnswerView(APIView):
 
 
 def _answer_view(answer: str, summary: str, refusals: list[str]):
-    responses = {
+    responses: dict[int, Any] = {
         204: None,
         404: OpenApiResponse(
             ErrorSerializer, description="No such player, or no such request."
@@ -156,12 +159,17 @@ def _answer_view(answer: str, summary: str, refusals: list[str]):
     }
     if refusals:
         responses[409] = refusal_serializer("FriendAcceptRefusal", refusals)
-    view = type(
-        f"FriendRequest{answer.title()}View",
-        (FriendRequestAnswerView,),
-        {"answer": answer, "__doc__": summary},
+    post = extend_schema(request=None, responses=responses)(
+        FriendRequestAnswerView.post
     )
-    view.post = extend_schema(request=None, responses=responses)(view.post)
+    view = cast(
+        type[FriendRequestAnswerView],
+        type(
+            f"FriendRequest{answer.title()}View",
+            (FriendRequestAnswerView,),
+            {"answer": answer, "__doc__": summary, "post": post},
+        ),
+    )
     return view.as_view()
 
 
@@ -183,7 +191,7 @@ class BlockListView(APIView):
                 "name": display_name(block.blocked),
                 "created_at": block.created_at,
             }
-            for block in selectors.blocked_players(request.user.pk)
+            for block in selectors.blocked_players(signed_in_id(request))
         ]
         return Response(BlockSerializer(blocks, many=True).data)
 
@@ -200,7 +208,7 @@ class BlockListView(APIView):
         data = UsernameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.block_create(
-            blocker_id=request.user.pk,
+            blocker_id=signed_in_id(request),
             blocked_id=_player(data.validated_data["username"]).pk,
         )
         return Response(status=status.HTTP_201_CREATED)
@@ -214,7 +222,7 @@ class BlockDeleteView(APIView):
     @extend_schema(responses={204: None, 404: NOT_FOUND})
     def delete(self, request: Request, username: str) -> Response:
         services.block_delete(
-            blocker_id=request.user.pk, blocked_id=_player(username).pk
+            blocker_id=signed_in_id(request), blocked_id=_player(username).pk
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -246,7 +254,7 @@ class InvitationListView(APIView):
 
     @extend_schema(responses={200: InvitationsSerializer})
     def get(self, request: Request) -> Response:
-        data = _invitations(request.user.pk, timezone.now())
+        data = _invitations(signed_in_id(request), timezone.now())
         return Response(InvitationsSerializer(data).data)
 
     @extend_schema(
@@ -276,7 +284,7 @@ class InvitationListView(APIView):
         data = InvitationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         invitation = services.invitation_create(
-            inviter_id=request.user.pk,
+            inviter_id=signed_in_id(request),
             invitee_id=_player(data.validated_data["username"]).pk,
             table_id=data.validated_data["table"],
         )
@@ -330,7 +338,7 @@ class InvitationDeclineView(APIView):
     )
     def post(self, request: Request, invitation_id: int) -> Response:
         services.invitation_decline(
-            invitee_id=request.user.pk, invitation_id=invitation_id
+            invitee_id=signed_in_id(request), invitation_id=invitation_id
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 

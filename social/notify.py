@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
+from common.channel_layer import channel_layer
 from common.messages import ClientOut, encode
 from social.messages import Friends, MeMessage
 
@@ -47,7 +47,7 @@ def send(messages: list[tuple[int, ClientOut]]) -> None:
 async def send_async(messages: list[tuple[int, ClientOut]]) -> None:
     # One after another: channels_redis stalls on concurrent sends from one
     # event loop.
-    layer = get_channel_layer()
+    layer = channel_layer()
     for user_id, message in messages:
         await layer.group_send(me_group(user_id), encode(MeMessage(encode(message))))
 

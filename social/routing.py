@@ -1,9 +1,8 @@
 """WebSocket URL patterns of the social app, mounted by config/asgi.py."""
 
-from django.urls import path
-
+from common.socket_routes import socket_path
 from social.consumers import MeConsumer
 
 websocket_urlpatterns = [
-    path("ws/me/", MeConsumer.as_asgi()),
+    socket_path("ws/me/", MeConsumer.as_asgi()),
 ]

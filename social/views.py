@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import display_name
 from common.errors import ApplicationError, refusal_message
+from common.signed_in import signed_in_id
 from games.views.lobby import SEAT_REFUSALS
 from ratings.elo import PROVISIONAL_GAMES
 from social import selectors, services
@@ -97,7 +98,7 @@ def _name_of(user_id: int) -> str:
 @never_cache
 @require_GET
 def friends(request: HttpRequest) -> HttpResponse:
-    user_id = request.user.pk
+    user_id = signed_in_id(request)
     now = timezone.now()
     return render(
         request,
@@ -123,7 +124,7 @@ def friend_request_create(request: HttpRequest) -> HttpResponse:
         return _back(request)
     try:
         result = services.friend_request_create(
-            sender_id=request.user.pk, receiver_id=other.pk
+            sender_id=signed_in_id(request), receiver_id=other.pk
         )
     except ApplicationError as error:
         messages.error(request, refusal(error))
@@ -144,7 +145,7 @@ def friend_request_create(request: HttpRequest) -> HttpResponse:
 @require_POST
 def friend_request_answer(request: HttpRequest, user_id, answer: str) -> HttpResponse:
     user_id = int(user_id)
-    me, name = request.user.pk, _name_of(user_id)
+    me, name = signed_in_id(request), _name_of(user_id)
     writes = {
         "accept": (
             lambda: services.friend_request_accept(receiver_id=me, sender_id=user_id),
@@ -172,7 +173,7 @@ def _ending_form(end, success):
     def view(request: HttpRequest, user_id: int) -> HttpResponse:
         return _done(
             request,
-            lambda: end(request.user.pk, user_id),
+            lambda: end(signed_in_id(request), user_id),
             success % {"name": _name_of(user_id)},
         )
 
@@ -197,7 +198,9 @@ def block_create(request: HttpRequest, user_id: int) -> HttpResponse:
         return _back(request)
     return _done(
         request,
-        lambda: services.block_create(blocker_id=request.user.pk, blocked_id=user_id),
+        lambda: services.block_create(
+            blocker_id=signed_in_id(request), blocked_id=user_id
+        ),
         _("You blocked %(name)s.") % {"name": _name_of(user_id)},
     )
 
@@ -213,7 +216,7 @@ def invitation_create(request: HttpRequest) -> HttpResponse:
     return _done(
         request,
         lambda: services.invitation_create(
-            inviter_id=request.user.pk, invitee_id=friend_id, table_id=table_id
+            inviter_id=signed_in_id(request), invitee_id=friend_id, table_id=table_id
         ),
         _("%(name)s is invited: they have two minutes to answer.")
         % {"name": _name_of(friend_id)},
@@ -232,7 +235,7 @@ def invitation_answer(request: HttpRequest, invitation_id, answer: str) -> HttpR
             )
             return redirect("games:table", table_id=invitation.table_id)
         services.invitation_decline(
-            invitee_id=request.user.pk, invitation_id=invitation_id
+            invitee_id=signed_in_id(request), invitation_id=invitation_id
         )
     except ApplicationError as error:
         messages.error(

@@ -151,10 +151,15 @@ def test_every_app_is_in_the_readme_layout():
 @cache
 def definitions(module: Path) -> dict[str, ast.AST]:
     """The names ``module`` defines or imports at its top, each with its
-    statement."""
+    statement: a name defined in either branch of a top-level ``if`` (one
+    given a type for the checker, ``if TYPE_CHECKING:``) too."""
     names: dict[str, ast.AST] = {}
-    for node in ast.parse(module.read_text()).body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+    statements = list(ast.parse(module.read_text()).body)
+    while statements:
+        node = statements.pop(0)
+        if isinstance(node, ast.If):
+            statements[:0] = [*node.body, *node.orelse]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names[node.name] = node
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -11,6 +11,8 @@ refunds" (which asks for a reason first). A refusal is a warning, never a succes
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -21,12 +23,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from coins import services as coins
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec
 from common.admin import ReadOnlyAdmin, ReadOnlyInline
 from common.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Board, BoardSeat, Entry, Round, Schedule, Tournament
 
-SETTINGS_FIELDSETS = [
+SETTINGS_FIELDSETS: _FieldsetSpec = [
     (_("Game"), {"fields": ["name", "category", "format", "short_match", "rated"]}),
     (
         _("Rounds"),
@@ -75,15 +80,27 @@ class ScheduleAdmin(admin.ModelAdmin):
 
 class EntryInline(ReadOnlyInline):
     model = Entry
-    fields = ["user", "status", "seed", "rating", "place", "prize", "registered_at"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "user",
+        "status",
+        "seed",
+        "rating",
+        "place",
+        "prize",
+        "registered_at",
+    )
     ordering = ["place", "seed", "registered_at"]
 
 
 class RoundInline(ReadOnlyInline):
     model = Round
-    fields = ["number", "status", "is_final_table", "boards", "started_at"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "status",
+        "is_final_table",
+        "boards",
+        "started_at",
+    )
     show_change_link = False
 
     @admin.display(description=_("boards"))
@@ -115,7 +132,7 @@ class TournamentAdmin(admin.ModelAdmin):
     ordering = ["-starts_at"]
     inlines = [EntryInline, RoundInline]
     actions = ["start_now", "start_if_due", "cancel_with_refunds"]
-    progress_fields = [
+    progress_fields = (
         "status",
         "pool",
         "current_round",
@@ -123,7 +140,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "finished_at",
         "cancel_reason",
         "schedule",
-    ]
+    )
     fieldsets = [
         (None, {"fields": ["starts_at"]}),
         *SETTINGS_FIELDSETS,
@@ -329,8 +346,14 @@ class TournamentAdmin(admin.ModelAdmin):
 
 class BoardSeatInline(ReadOnlyInline):
     model = BoardSeat
-    fields = ["number", "entry", "place", "score", "won", "absent"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "entry",
+        "place",
+        "score",
+        "won",
+        "absent",
+    )
     show_change_link = False
 
 

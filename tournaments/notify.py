@@ -13,10 +13,10 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.urls import reverse
 
+from common.channel_layer import channel_layer
 from common.messages import encode
 from social import notify as personal
 from tournaments.messages import NextGame, TournamentChanged
@@ -35,7 +35,7 @@ def changed_on_commit(tournament_id: int, what: str) -> None:
 def changed(tournament_id: int, what: str) -> None:
     message = encode(TournamentChanged(what))
     try:
-        async_to_sync(get_channel_layer().group_send)(
+        async_to_sync(channel_layer().group_send)(
             tournament_group(tournament_id), message
         )
     except Exception:  # a live update is a courtesy; the change is saved

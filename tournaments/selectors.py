@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
@@ -21,11 +22,25 @@ from tournaments.formats.plugins import format_of
 from tournaments.models import Board, BoardSeat, Entry, Round, Tournament
 from tournaments.standings import Row, standings
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class Counts(TypedDict):
+    """What ``tournaments_counted`` adds to each tournament."""
+
+    player_count: int
+    prizes_paid: int
+
+
+if TYPE_CHECKING:
+    CountedTournament = WithAnnotations[Tournament, Counts]
+
 # Only what the pairings show of each game: never its state (the cards).
 _GAME_FIELDS = ("pk", "table_id", "status")
 
 
-def tournaments_counted() -> QuerySet[Tournament]:
+def tournaments_counted() -> QuerySet[CountedTournament]:
     """Tournaments with ``player_count`` (entries not withdrawn: registered
     before the start, everyone who took part afterwards) and
     ``prizes_paid``."""
@@ -187,13 +202,14 @@ def next_after(table_id: int, user) -> NextGame | None:
     )
     # Played continuously, a player's game begins with its table, not a round.
     continuous = format_of(tournament.format).continuous
-    if seat is not None:
+    if seat is not None and seat.board.table is not None:  # the query's
         round_ = seat.board.round
         began = seat.board.table.created_at if continuous else round_.started_at
         return NextGame(tournament, "seated", round_.number, seat.board.table_id, began)
     if continuous:
         return NextGame(tournament, "free")
     current = tournament.round_set.order_by("-number").first()
+    assert current is not None  # an entry plays once the first round began
     playing = Board.objects.filter(
         round=current, table__game__status=Game.Status.PLAYING
     ).count()

@@ -32,8 +32,14 @@ from .ledger import (
 from .wallet import wallet_of
 
 # Reasons of the movements into and out of an escrow or a pool, by its kind.
-_INTO = {Kind.TABLE_ESCROW: Reason.STAKE, Kind.TOURNAMENT_POOL: Reason.ENTRY_FEE}
-_OUT_OF = {Kind.TABLE_ESCROW: Reason.PAYOUT, Kind.TOURNAMENT_POOL: Reason.PRIZE}
+_INTO: dict[str, Entry.Reason] = {
+    Kind.TABLE_ESCROW: Reason.STAKE,
+    Kind.TOURNAMENT_POOL: Reason.ENTRY_FEE,
+}
+_OUT_OF: dict[str, Entry.Reason] = {
+    Kind.TABLE_ESCROW: Reason.PAYOUT,
+    Kind.TOURNAMENT_POOL: Reason.PRIZE,
+}
 _BACK = (Reason.REFUND, Reason.ANNUL)
 
 
@@ -175,7 +181,8 @@ def escrow_refund(
                 )
                 for wallet, net in sorted(due.items(), key=lambda item: item[0].pk)
             ]
-        return sorted([*earlier.values(), *made], key=lambda e: e.credit.owner_id)
+        # An escrow pays out to wallets, which have owners.
+        return sorted([*earlier.values(), *made], key=lambda e: e.credit.owner_id or 0)
 
     # Under a burst of stakes the look-then-lock can miss a few times; back
     # off a little (with jitter, so racing refunds do not keep colliding).

@@ -86,7 +86,9 @@ def _check_amount(amount) -> None:
 def _check_key(key) -> None:
     if not isinstance(key, str) or not key:
         raise ValueError("a movement needs an idempotency key")
-    if len(key) > Entry._meta.get_field("idempotency_key").max_length:
+    longest = Entry._meta.get_field("idempotency_key").max_length
+    assert longest is not None  # a CharField's
+    if len(key) > longest:
         raise ValueError(f"idempotency key too long: {key!r}")
 
 

@@ -9,6 +9,7 @@ session, so every setup runs the code that production runs.
 
 import warnings
 from datetime import timedelta
+from typing import Any
 
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
@@ -248,7 +249,7 @@ REDIS_LAYER_HOST = {"address": REDIS_URL, "socket_timeout": 30}
 # kept for a consumer that is not listening; the clients need none of them
 # kept, since every update carries the whole snapshot and a reconnecting
 # client asks for a resync by version.
-CHANNEL_LAYERS = {
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_LAYER_HOST]},

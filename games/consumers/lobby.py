@@ -4,6 +4,8 @@ it changes (docs/protocol.md). The lobby's chat rides on it
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from common.messages import ClientIn, Pong, Refused, parse
@@ -44,7 +46,7 @@ class LobbyConsumer(
     GROUPS = (*UserSocketMixin.GROUPS, LOBBY)
     # The messages answered other than with a pong (``chat.sockets`` adds
     # the chat's, and handles them in ``on_message``).
-    TAKES: dict[str, type[ClientIn]] = {}
+    TAKES: ClassVar[dict[str, type[ClientIn]]] = {}
 
     async def disconnect(self, code):
         await self.leaving()

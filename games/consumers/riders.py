@@ -32,7 +32,7 @@ class Ridden(Protocol):
     """A games' socket something may ride on."""
 
     GROUPS: ClassVar[tuple[Group, ...]]
-    TAKES: ClassVar[Mapping[str, type[ClientIn]]]
+    TAKES: ClassVar[dict[str, type[ClientIn]]]
 
 
 # The kinds of socket something may ride on.

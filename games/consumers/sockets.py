@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 
 import orjson
 from channels.auth import AuthMiddleware, get_user
@@ -36,6 +37,7 @@ from django.utils.functional import empty
 
 from accounts.messages import USER, SessionEnded
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
+from common.channel_layer import SocketMixinBase
 from common.messages import (
     RATE_LIMITED,
     ClientOut,
@@ -109,7 +111,7 @@ class DirectDispatchMixin:
         await handler(message)
 
 
-class UserSocketMixin:
+class UserSocketMixin(SocketMixinBase):
     """What every live socket shares: the message rate, and for a signed-in
     user the cap on sockets and the groups that end a socket with its
     session (``accounts.sockets``, ``games.socket_limits``)."""
@@ -117,7 +119,7 @@ class UserSocketMixin:
     # The kinds of group the socket joins: it handles every message each
     # carries (tests/test_socket_messages.py holds each kind of
     # socket to it). A class adds the groups it joins besides the user's.
-    GROUPS: tuple[Group, ...] = (USER,)
+    GROUPS: ClassVar[tuple[Group, ...]] = (USER,)
     user_groups: tuple[str, ...] = ()
     user_id: int | None = None
     # The password hash the session was signed in with (a new one ends it).
@@ -216,7 +218,7 @@ class UserSocketMixin:
         groups, if it has any) has said yes. False when the socket was
         refused (closed)."""
         user = self.scope["user"]
-        if not user.is_authenticated:
+        if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_ANONYMOUS, "not signed in")
             return False
         if not await self.join_user_group(user):
@@ -240,7 +242,8 @@ class UserSocketMixin:
         # Read where the session was read (the one thread of sync calls):
         # one small query per connection, and no connection left behind on
         # a pool thread that may not run again.
-        admitted, too_many = False, []
+        admitted = False
+        too_many: list[str] = []
         if user.is_active:
             admitted, too_many = await database_sync_to_async(_admit)(
                 user.pk, self.channel_name, self.socket_kind
@@ -344,12 +347,17 @@ def _size(raw: str | bytes) -> int:
     return len(raw)
 
 
-class PongToEveryFrameMixin:
+class PongToEveryFrameMixin(SocketMixinBase):
     """A socket that carries news one way: the page's frames are its
     keep-alive pings, and every frame, whatever it holds (text, binary, not
     JSON at all), is answered with ``{"type": "pong"}`` unread, as
     docs/protocol.md says of the lobby's and the tournaments' sockets. Not
     reading it, the socket has nothing a frame could break."""
 
-    async def receive(self, text_data=None, bytes_data=None):
-        await self.send_message(Pong())
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
+        await self.send_json(encode(Pong()))

@@ -16,6 +16,7 @@ closes instead if the session has ended.
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -60,7 +61,7 @@ class GameConsumer(
     GROUPS = (*UserSocketMixin.GROUPS, messages.REMATCH, messages.TABLE_OWNER)
     # What the page may send (what rides on the socket adds its own:
     # ``riders``).
-    TAKES: dict[str, type[ClientIn]] = dict(messages.TABLE_TAKES)
+    TAKES: ClassVar[dict[str, type[ClientIn]]] = dict(messages.TABLE_TAKES)
 
     game_id: int
     table_id: int
@@ -68,7 +69,7 @@ class GameConsumer(
     attached = False
     heard_told_at = 0.0
 
-    async def connect(self):
+    async def connect(self) -> None:
         if not await self.open_signed_in(self.may_watch):
             return
         # The relay takes the socket's commands to its game's owner, in this

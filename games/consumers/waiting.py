@@ -11,6 +11,8 @@ talk while the last seats fill. The messages are in docs/protocol.md
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -40,7 +42,7 @@ class WaitingTableConsumer(
     GROUPS = (*UserSocketMixin.GROUPS, LOBBY)
     # What the page may send: a ping, and what rides on the socket
     # (``chat.sockets`` adds the chat's, and handles them in ``on_message``).
-    TAKES: dict[str, type[ClientIn]] = by_type(Ping)
+    TAKES: ClassVar[dict[str, type[ClientIn]]] = by_type(Ping)
 
     table_id: int
     seat: int | None = None

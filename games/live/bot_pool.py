@@ -13,11 +13,15 @@ import multiprocessing
 import os
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from django.conf import settings
 
 from games.live import thinking
+from joker.actions import Action
+from joker.state import State
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -27,7 +31,9 @@ class Load:
     seconds: how many, and how many were given less than their level's
     budget because every bot process was busy."""
 
-    def __init__(self, window: float = 300.0, clock=time.monotonic):
+    def __init__(
+        self, window: float = 300.0, clock: Callable[[], float] = time.monotonic
+    ):
         self.window = window
         self.clock = clock
         self.moves: deque[tuple[float, bool]] = deque()  # (when, cut short)
@@ -36,7 +42,7 @@ class Load:
         self.moves.append((self.clock(), thought.cut_short))
         self._forget_old()
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         self._forget_old()
         moves = len(self.moves)
         cut = sum(cut_short for _, cut_short in self.moves)
@@ -76,7 +82,7 @@ def stop() -> None:
         _pool = None
 
 
-async def think(bot: str, state, deal_actions: list) -> thinking.Thought:
+async def think(bot: str, state: State, deal_actions: list[Action]) -> thinking.Thought:
     """A practice bot's move for the seat to move in ``state``."""
     loop = asyncio.get_running_loop()
     thought = await loop.run_in_executor(

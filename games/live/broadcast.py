@@ -11,12 +11,14 @@ serialised once, to every socket of that audience.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import orjson
 
 from common.messages import ClientOut, encode
 from games import snapshots
-from games.live.game import LiveGame, Step
+from games.live.game import LiveGame
+from games.live.steps import Step
 from games.messages import Back, Presence, Sync, Update
 from joker.view import position
 
@@ -27,7 +29,7 @@ def audiences(live: LiveGame) -> list[Audience]:
     return [*range(len(live.seats)), None]
 
 
-def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
+def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict[str, Any]]:
     present = set(present)
     return [
         snapshots.seat_json(
@@ -48,7 +50,9 @@ def seats_json(live: LiveGame, present: Iterable[int]) -> list[dict]:
     ]
 
 
-def shared(live: LiveGame, present: Iterable[int], ending: dict | None) -> dict:
+def shared(
+    live: LiveGame, present: Iterable[int], ending: dict[str, Any] | None
+) -> dict[str, Any]:
     """The part of a snapshot that is the same for everybody. ``ending``
     (the deals revealed, the coins won) is read when the game ends."""
     return snapshots.shared(
@@ -87,7 +91,7 @@ def update_texts(
     }
 
 
-def held(step: dict) -> tuple[int, bytes]:
+def held(step: dict[str, Any]) -> tuple[int, bytes]:
     """A step's public events as an owner keeps them for resyncs: its
     version and its JSON text, one object that the garbage collector never
     has to scan (an owner holds hundreds of steps per game)."""
@@ -100,12 +104,12 @@ def live_sync(
     present: Iterable[int],
     since: int | None,
     recent: list[tuple[int, bytes]],
-    ending: dict | None = None,
+    ending: dict[str, Any] | None = None,
 ) -> Sync:
     """The answer to a (re)connection: the snapshot, and the public events
     after ``since`` when the owner still holds them all (``recent``, as
     ``held`` keeps them)."""
-    events: list = []
+    events: list[Any] = []
     if since is not None and since <= live.version:
         after = [text for version, text in recent if version > since]
         if len(after) == live.version - since:
@@ -119,7 +123,7 @@ def live_sync(
     )
 
 
-def last_trick(recent: list[tuple[int, bytes]]) -> dict | None:
+def last_trick(recent: list[tuple[int, bytes]]) -> dict[str, Any] | None:
     """The latest trick of the deal being played among the public steps
     held, for a page loaded after it was taken: its cards, its winner and
     its step's version. None before the deal's first trick: the cards of an
@@ -152,7 +156,7 @@ def text(message: ClientOut) -> str:
     return json_text(encode(message))
 
 
-def json_text(message: dict) -> str:
+def json_text(message: dict[str, Any]) -> str:
     """A message as compact JSON text (integer keys as strings, as the
     standard library's ``json`` writes them)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -211,7 +211,7 @@ class LiveGame:
         from joker.bots import autopilot_action
 
         self.check_playing()
-        seat = self.seats[self.state.turn]
+        seat = self.to_move
         if seat.played_by_bot:
             if thought is None:
                 return self._step(autopilot_action(self.state), cause=BOT, now=now)
@@ -438,7 +438,7 @@ class LiveGame:
     ) -> datetime:
         if state.turn == back:
             return now + timedelta(seconds=self.timing.turn_seconds)
-        if self.seats[state.turn].played_by_bot or state.turn == leaving:
+        if self.seats[_turn(state)].played_by_bot or state.turn == leaving:
             seconds = self.timing.bot_seconds
         else:
             seconds = self.timing.turn_seconds
@@ -451,7 +451,7 @@ class LiveGame:
 
     @property
     def to_move(self) -> SeatInfo:
-        return self.seats[self.state.turn]
+        return self.seats[_turn(self.state)]
 
     def shift_clocks(self, seconds: float) -> None:
         """Move the turn's deadline and every disconnect grace on by
@@ -473,3 +473,11 @@ def thought_record(thought: Thought) -> dict[str, Any]:
         "budget_ms": thought.budget_ms,
         "cut_short": thought.cut_short,
     }
+
+
+def _turn(state: State) -> int:
+    """The seat to act in a game being played (the engine's ``turn`` is None
+    only between a deal's end and the next deal's, and once the game is
+    over: no move is due then)."""
+    assert state.turn is not None, "nobody is to move"
+    return state.turn

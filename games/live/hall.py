@@ -32,19 +32,21 @@ import logging
 import time
 import weakref
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
-from channels.layers import get_channel_layer
 from django.conf import settings
+from redis.commands.core import AsyncScript
 
+from common.channel_layer import ChannelLayer, channel_layer
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.live import bot_pool, broadcast, journal, loading
-from games.live.game import PLAYING, public_step
+from games.live.game import LiveGame, public_step
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.owner import RECENT_STEPS, GameOwner
 from games.live.registry import Registry
 from games.live.relay import Relay
+from games.live.steps import PLAYING
 from games.live.thinking import Thought
 from joker.actions import Action
 from joker.state import State
@@ -76,14 +78,20 @@ return out
 
 
 class Hall:
-    def __init__(self):
+    """A server process's live games. Its relay knows it as a
+    ``relay.RelaysHall`` and its owners as an ``owner.OwnersHall``: the
+    type checker holds it to both where it hands itself over (``Relay(self)``,
+    ``GameOwner(self, ...)``)."""
+
+    def __init__(self) -> None:
         self.owners = Registry()  # the games owned here, and those just over
-        self.taking_over: asyncio.Task | None = None  # orphans being adopted
-        self.tasks: set[asyncio.Task] = set()
+        self.taking_over: asyncio.Task[None] | None = None  # orphans being adopted
+        self.tasks: set[asyncio.Task[Any]] = set()
         self.channel = ""
-        self.layer = None
-        self.redis = None
-        # The owners' writer, opened by ``start``.
+        # The channel layer, Redis and the owners' writer, opened by ``start``.
+        self.layer: ChannelLayer
+        self.redis: aioredis.Redis
+        self.renew: AsyncScript
         self.journal: journal.Journal
         self.started = False
         # When Redis last answered a heartbeat, and when one last failed.
@@ -92,7 +100,7 @@ class Hall:
         self.relay = Relay(self)  # its dealings with the other processes
 
     async def start(self) -> None:
-        self.layer = get_channel_layer()
+        self.layer = channel_layer()
         # A blocking pool: a burst of sockets waits for a connection rather
         # than failing with "too many connections".
         self.redis = aioredis.Redis(
@@ -135,7 +143,7 @@ class Hall:
         task.add_done_callback(self._task_done)
         return task
 
-    def _task_done(self, task: asyncio.Task) -> None:
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
         self.tasks.discard(task)
         if task.cancelled() or (error := task.exception()) is None:
             return
@@ -194,7 +202,7 @@ class Hall:
         marks = await pipe.execute()
         wall = time.time()
         taken: dict[int, GameOwner] = {}
-        gone = []
+        gone: list[int] = []
         for game_id, seen in zip(won, marks, strict=True):
             live = loaded.get(game_id)
             if live is None or live.status != PLAYING:
@@ -217,7 +225,7 @@ class Hall:
             self.owners.add(taken[game_id])
         pipe = self.redis.pipeline(transaction=False)
         if taken:
-            pipe.zadd(SEEN, {game_id: wall for game_id in taken})
+            pipe.zadd(SEEN, {str(game_id): wall for game_id in taken})
         for game_id in gone:
             pipe.delete(owner_key(game_id))
             pipe.zrem(SEEN, game_id)
@@ -293,13 +301,17 @@ class Hall:
                 else:
                     self._yield(game_id)
             if held:
-                await self.redis.zadd(SEEN, dict.fromkeys(held, wall))
+                await self.redis.zadd(SEEN, dict.fromkeys(map(str, held), wall))
         for owner in self.owners.live_owners():
             await owner.drop_silent(settings.PULKA_SOCKET_SILENCE_SECONDS)
         self.owners.sweep_finished()
         await self.relay.follow_new_owners()
-        found = await self.redis.zrangebyscore(
-            SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
+        # The members, decoded (``decode_responses``): the games' ids.
+        found = cast(
+            list[str],
+            await self.redis.zrangebyscore(
+                SEEN, "-inf", wall - LEASE_SECONDS, start=0, num=ADOPT_PER_BEAT
+            ),
         )
         orphans = await self.relay.mine_to_take([int(game_id) for game_id in found])
         if orphans and (self.taking_over is None or self.taking_over.done()):
@@ -308,7 +320,9 @@ class Hall:
 
 
 # One hall per event loop: a server has one loop; tests start one per test.
-_halls: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_halls: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hall] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def hall() -> Hall:
@@ -333,7 +347,9 @@ async def stop_hall() -> None:
         bot_pool.stop()
 
 
-def _load_many(game_ids: list[int]):
+def _load_many(
+    game_ids: list[int],
+) -> tuple[dict[int, LiveGame], dict[int, list[tuple[int, bytes]]], dict[int, float]]:
     """The games as ``loading.load_many`` reads them, and for each the
     public events of its latest steps (for a socket that asks what it
     missed), oldest first, and when its last step was written (a Unix
@@ -344,7 +360,7 @@ def _load_many(game_ids: list[int]):
     from games.models import GameEvent
 
     loaded = loading.load_many(game_ids)
-    recent: dict[int, list] = {game_id: [] for game_id in loaded}
+    recent: dict[int, list[tuple[int, bytes]]] = {game_id: [] for game_id in loaded}
     rows = (
         GameEvent.objects.filter(game_id__in=list(loaded))
         .annotate(

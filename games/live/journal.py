@@ -22,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar, cast
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -30,11 +31,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
 
 from games.ended import GameEnded, game_ended
-from games.live.game import (
-    FINISHED,
-    LiveGame,
-    Step,
-)
+from games.live.game import LiveGame
 from games.live.statements import (
     GAME,
     jsonb,
@@ -42,10 +39,15 @@ from games.live.statements import (
     presence_json,
     statements,
 )
+from games.live.steps import FINISHED, Step
 from games.models import Game
 from games.selectors import game_ending
 
 logger = logging.getLogger(__name__)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Fenced(Exception):
@@ -56,7 +58,9 @@ class Gone(Exception):
     """The game is no longer in the database (deleted with its table)."""
 
 
-def off_the_loop(function):
+def off_the_loop(
+    function: Callable[P, R],
+) -> Callable[P, Coroutine[Any, Any, R]]:
     """``function`` (which reads or writes through Django) as a coroutine
     run on a thread of the loop's executor, not the one thread the sockets'
     calls share: a game's end or a takeover waits on no socket's call. Its
@@ -66,6 +70,11 @@ def off_the_loop(function):
 
 
 # Writing on the event loop
+
+
+# One write waiting for a writer: its statement, parameters, and the
+# future its owner awaits.
+Write = tuple[str, list[Any], "asyncio.Future[None]"]
 
 
 class Journal:
@@ -98,11 +107,11 @@ class Journal:
             timeout=settings.PULKA_DB_POOL_TIMEOUT,
             open=False,
         )
-        self.waiting: deque[tuple[str, list, asyncio.Future]] = deque()
+        self.waiting: deque[Write] = deque()
         # Steps written, and the queries that wrote them.
         self.written = self.queries = 0
         self.ready = asyncio.Event()
-        self.writers: list[asyncio.Task] = []
+        self.writers: list[asyncio.Task[None]] = []
 
     async def open(self) -> None:
         await self.pool.open(wait=True)
@@ -120,13 +129,13 @@ class Journal:
         trip, shared with the steps of other games waiting beside it."""
         await self.queue(*one_query(statements(live, step)))
 
-    async def finish(self, live: LiveGame, step: Step) -> dict:
+    async def finish(self, live: LiveGame, step: Step) -> dict[str, Any]:
         """Write the game's last step with what its end settles
         (``finish_sync``): through Django, on a thread of its own. Returns
         what the end's snapshot adds."""
         return await off_the_loop(finish_sync)(live, step)
 
-    async def read(self, query, *args):
+    async def read(self, query: Callable[..., R], *args: Any) -> R:
         """``query(*args)``, a function reading through Django, on a
         thread of its own (the owner's loop must not wait on it)."""
         return await off_the_loop(query)(*args)
@@ -140,10 +149,10 @@ class Journal:
             [jsonb(presence_json(live.presence)), live.game_id],
         )
 
-    async def queue(self, sql: str, params: list) -> None:
+    async def queue(self, sql: str, params: list[Any]) -> None:
         """Write one statement in the same groups as the steps, and return
         once it is durable (the steps' writes and the benchmarks' echo)."""
-        done = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.waiting.append((sql, params, done))
         self.ready.set()
         await done
@@ -157,10 +166,11 @@ class Journal:
             group = [self.waiting.popleft() for _ in range(count)]
             await self._send(group)
 
-    async def _send(self, group: list) -> None:
+    async def _send(self, group: list[Write]) -> None:
         try:
             async with self.pool.connection() as conn:
-                cursor = conn.cursor()
+                # A client-side cursor: the pool's ``cursor_factory``.
+                cursor = cast(psycopg.AsyncClientCursor[Any], conn.cursor())
                 # Each step bound on its own: the same few statement shapes,
                 # which psycopg parses once and keeps; the group's text is
                 # new every time.
@@ -206,7 +216,7 @@ def _refusal(error: Exception) -> Exception:
     return Gone(str(error))
 
 
-def _settle(group: list, error: Exception | None) -> None:
+def _settle(group: list[Write], error: Exception | None) -> None:
     for _, _, done in group:
         if done.done():  # its owner stopped waiting (a server shutting down)
             continue

@@ -13,11 +13,17 @@ fraction of the time.
 from __future__ import annotations
 
 import gc
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from games.live.hall import hall, stop_hall
 
 
-async def lifespan(scope, receive, send) -> None:
+async def lifespan(
+    scope: dict[str, Any],
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 from functools import reduce
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
@@ -45,21 +46,23 @@ def load_many(
         operator.or_,
         (Q(game_id=game.pk, version__gt=game.state_version) for game in games),
     )
-    later: dict[int, list] = {game_id: [] for game_id in ids}
+    later: dict[int, list[Any]] = {game_id: [] for game_id in ids}
     for game_id, kind, action in (
         GameEvent.objects.filter(after_snapshots)
         .order_by("game_id", "version")
         .values_list("game_id", "kind", "action")
     ):
         later[game_id].append((kind, action))
-    answers: dict[int, dict] = {game_id: {} for game_id in ids}
+    answers: dict[int, dict[tuple[int, str], int]] = {game_id: {} for game_id in ids}
     answered = GameEvent.objects.filter(game_id__in=ids).exclude(client_id="")
     if client_id is not None:
         answered = answered.filter(client_id=client_id)
     for game_id, seat, client, version in answered.values_list(
         "game_id", "seat", "client_id", "version"
     ):
-        answers[game_id][(seat, client)] = version
+        # Only a seat's own actions are answered (``LiveGame.answers``).
+        if seat is not None:
+            answers[game_id][(seat, client)] = version
     # Why each seat that left did (its latest resignation's cause): the
     # player coming back is told (``LiveGame``, ``SeatInfo.left_cause``).
     left_causes: dict[int, dict[int, str]] = {game_id: {} for game_id in ids}
@@ -68,7 +71,8 @@ def load_many(
         .order_by("version")
         .values_list("game_id", "seat", "cause")
     ):
-        left_causes[game_id][seat] = cause
+        if seat is not None:  # a resignation is always a seat's
+            left_causes[game_id][seat] = cause
     loaded = {}
     for game in games:
         table = game.table
@@ -110,13 +114,13 @@ def load_many(
     return loaded
 
 
-def ending_of(game_id: int) -> dict:
+def ending_of(game_id: int) -> dict[str, Any]:
     """What the snapshot of a game that is over adds (``game_ending``), for
     an owner that read the game after its end."""
     return game_ending(Game.objects.select_related("table").get(pk=game_id))
 
 
-def _deal_actions(events: list) -> list:
+def _deal_actions(events: list[Any]) -> list[Any]:
     """The actions of the deal being played, from the events after the
     snapshot (which may begin with the end of the deal before)."""
     deals = [i for i, (kind, _) in enumerate(events) if kind == GameEvent.Kind.DEAL]

@@ -44,7 +44,7 @@ from games.live.commands import (
     players_seat,
 )
 from games.live.game import LiveGame
-from games.live.owner import GameOwner
+from games.live.owner import GameOwner, OwnersJournal
 from games.live.statements import GAME, jsonb, presence_json
 from games.live.steps import PLAYING, Step
 from games.live.thinking import Thought
@@ -55,7 +55,7 @@ from joker.state import State
 T = TypeVar("T")
 
 
-class LocalJournal:
+class LocalJournal(OwnersJournal):
     """The journal of a ``LocalHall``: every write and read on the caller's
     thread, so on its Django connection and inside its transaction."""
 
@@ -73,11 +73,11 @@ class LocalJournal:
 
 
 def _record_presence(live: LiveGame) -> None:
+    # Of Any: the stubs' parameter types leave out psycopg's own adapters
+    # (``Jsonb``).
+    params: list[Any] = [jsonb(presence_json(live.presence)), live.game_id]
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {GAME} SET presence = %s WHERE id = %s",
-            [jsonb(presence_json(live.presence)), live.game_id],
-        )
+        cursor.execute(f"UPDATE {GAME} SET presence = %s WHERE id = %s", params)
 
 
 class LocalHall:

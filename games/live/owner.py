@@ -75,7 +75,7 @@ T = TypeVar("T")
 
 class Sink(Protocol):
     """A socket as its owner sees it: in this process or another
-    (``relay.LocalSink``, ``relay.RemoteSink``)."""
+    (``sinks.LocalSink``, ``sinks.RemoteSink``)."""
 
     async def send_text(self, text: str) -> None: ...
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from django.conf import settings
@@ -23,6 +24,9 @@ from django.db import DatabaseError
 from games.live import broadcast
 from games.live.steps import PLAYING
 from games.live.timers import Alarm, now
+
+if TYPE_CHECKING:
+    from games.live.owner import GameOwner
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +37,9 @@ class Presence:
     writes and runs tasks; ``grace_over(seat)`` is called when a seat's
     grace runs out."""
 
-    def __init__(self, owner, grace_over: Callable[[int], Awaitable[None]]):
+    def __init__(
+        self, owner: GameOwner, grace_over: Callable[[int], Coroutine[Any, Any, None]]
+    ):
         self.owner = owner
         self.grace_over = grace_over
         # Seats that were present when the game changed owner, until their
@@ -123,8 +129,8 @@ class Presence:
                 and not live.seats[seat].left
             ]
             for seat in gone:
-                live.presence[seat] = now() + grace
-                self.arm_grace(seat, live.presence[seat])
+                due = live.presence[seat] = now() + grace
+                self.arm_grace(seat, due)
             if gone:
                 await self.record()
         present = self.seats()  # the await above may have changed it

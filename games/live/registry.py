@@ -32,13 +32,13 @@ class Owners(Protocol):
         """The game's owner here, live or finished."""
 
 
-class Registry:
+class Registry(Owners):
     """The live and finished owners of a process (see the module)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._live: dict[int, GameOwner] = {}
         self._finished: dict[int, GameOwner] = {}
-        self._adopting: dict[int, asyncio.Future] = {}
+        self._adopting: dict[int, asyncio.Future[GameOwner | None]] = {}
 
     # Reading
 

@@ -16,7 +16,7 @@ sockets to.
 **Routing.** A socket's messages go to its game's owner: a direct call when
 the owner is in this process; otherwise a message on the owner's channel,
 which answers on the socket's channel. Each such message is a hop, counted
-in ``HOPS`` (shown on /health/): a game whose sockets reach its owner makes
+in ``sinks.HOPS`` (shown on /health/): a game whose sockets reach its owner makes
 none. Code outside a server (Celery tasks, the site's services) reaches
 owners with ``tell_owner``.
 
@@ -31,18 +31,18 @@ import asyncio
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
+import redis.asyncio as aioredis
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 
-from common.messages import encode
+from common.channel_layer import ChannelLayer, channel_layer
 from games.live import commands, routing
 from games.live.commands import Attach, Command, Detach, OwnerCommand, Wake
 from games.live.leases import LEASE_SECONDS, node_key, owner_key
 from games.live.registry import Owners
-from games.messages import TableClose, TableText
+from games.live.sinks import HOPS, Consumer, LocalSink, RemoteSink
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -57,50 +57,27 @@ ADOPT_AT_ONCE = 100
 logger = logging.getLogger(__name__)
 
 
-# Messages this process sent through the channel layer to reach an owner
-# or a socket in another process, since it started.
-HOPS = {"sent": 0}
-
-
-class LocalSink:
-    """A consumer in this process."""
-
-    def __init__(self, consumer):
-        self.consumer = consumer
-
-    async def send_text(self, text: str) -> None:
-        await self.consumer.send_text(text)
-
-    async def close(self, code: int) -> None:
-        await self.consumer.close(code=code)
-
-
-class RemoteSink:
-    """A consumer in another process, through the channel layer."""
-
-    def __init__(self, layer, channel: str):
-        self.layer, self.channel = layer, channel
-
-    async def send_text(self, text: str) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(self.channel, encode(TableText(text)))
-
-    async def close(self, code: int) -> None:
-        HOPS["sent"] += 1
-        await self.layer.send(self.channel, encode(TableClose(code)))
-
-
 class RelaysHall(Protocol):
     """What a relay needs of its hall (``hall.Hall``)."""
 
-    # The hall's channel layer, its own channel there, and its Redis.
-    layer: Any
-    channel: str
-    redis: Any
-    # The owners the hall holds.
-    owners: Owners
+    # Read-only, so that a hall may hold richer types (its ``Registry``).
+    @property
+    def layer(self) -> ChannelLayer:
+        """The hall's channel layer."""
 
-    def spawn(self, coroutine: Coroutine) -> asyncio.Task:
+    @property
+    def channel(self) -> str:
+        """The hall's own channel on its layer."""
+
+    @property
+    def redis(self) -> aioredis.Redis:
+        """The hall's Redis (answers decoded to ``str``)."""
+
+    @property
+    def owners(self) -> Owners:
+        """The owners the hall holds."""
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``coroutine`` as a task of the hall's (stopped with it)."""
 
     async def owner_here(self, game_id: int) -> GameOwner | None:
@@ -123,7 +100,7 @@ class Relay:
         # This process's consumers attached to an owner elsewhere, by game:
         # (the owner's channel, the consumers). Should the game change
         # owner, they attach again to the new one.
-        self.remote: dict[int, tuple[str, set]] = {}
+        self.remote: dict[int, tuple[str, set[Consumer]]] = {}
         # This process as the proxy names it, and all of them (``routing``).
         self.node = settings.PULKA_LIVE_NODE
         self.nodes = list(settings.PULKA_LIVE_NODES)
@@ -143,7 +120,13 @@ class Relay:
 
     # Sockets
 
-    async def attach(self, game_id: int, consumer, audience, since) -> bool:
+    async def attach(
+        self,
+        game_id: int,
+        consumer: Consumer,
+        audience: int | None,
+        since: int | None,
+    ) -> bool:
         """Attach a consumer to its game; False when nobody can own the game
         (it is over): the consumer then answers from the database."""
         owner = await self.hall.owner_here(game_id)
@@ -201,7 +184,7 @@ class Relay:
                 return
         self.hall.spawn(owner.handle(command, key))
 
-    async def detach(self, game_id: int, consumer) -> None:
+    async def detach(self, game_id: int, consumer: Consumer) -> None:
         key = consumer.channel_name
         if game_id in self.remote:
             self.remote[game_id][1].discard(consumer)
@@ -215,7 +198,9 @@ class Relay:
         if channel is not None:
             await self._send_remote(channel, game_id, key, Detach())
 
-    async def _send_remote(self, channel, game_id, key, command: Command) -> None:
+    async def _send_remote(
+        self, channel: str, game_id: int, key: str, command: Command
+    ) -> None:
         HOPS["sent"] += 1
         await self.hall.layer.send(
             channel,
@@ -232,7 +217,7 @@ class Relay:
         route = self.routes.get(game_id)
         if route is not None and time.monotonic() - route[1] < ROUTE_SECONDS:
             return route[0]
-        channel = await self.hall.redis.get(owner_key(game_id))
+        channel = cast(str | None, await self.hall.redis.get(owner_key(game_id)))
         if channel is None or channel == self.hall.channel:
             self.routes.pop(game_id, None)
             return None
@@ -286,7 +271,7 @@ class Relay:
             message = await self.hall.layer.receive(self.hall.channel)
             self.hall.spawn(self._on_message(message))
 
-    async def _on_message(self, message: dict) -> None:
+    async def _on_message(self, message: dict[str, Any]) -> None:
         hall = self.hall
         if message["type"] == "hall.adopt_many":
             games = [g for g in message["games"] if g not in hall.owners]
@@ -317,15 +302,19 @@ class Relay:
             return
         await self._deliver(owner, command, message.get("key"))
 
-    async def _deliver(self, owner: GameOwner, command: Command, key) -> None:
+    async def _deliver(
+        self, owner: GameOwner, command: Command, key: str | None
+    ) -> None:
         """A command from another process (``key``: its socket's channel,
         or None from the site) to the owner here."""
         match command:
             case Attach(audience=audience, since=since, channel=channel):
+                # The socket's channel is its key (``attach`` sends both).
                 sink = RemoteSink(self.hall.layer, channel)
-                await owner.attach(key, sink, audience, since)
+                await owner.attach(channel, sink, audience, since)
             case Detach():
-                await owner.detach(key)
+                if key is not None:
+                    await owner.detach(key)
             case Wake():
                 pass
             case _:
@@ -343,10 +332,10 @@ def tell_owner(game_id: int, command: OwnerCommand) -> None:
 
     client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
     try:
-        channel = client.get(owner_key(game_id))
+        channel = cast(str | None, client.get(owner_key(game_id)))
     finally:
         client.close()
-    layer = get_channel_layer()
+    layer = channel_layer()
     if channel:
         message = {
             "type": "hall.command",
@@ -370,7 +359,7 @@ def hand_over(game_ids: list[int]) -> None:
     as it takes a dead server's games over."""
     if game_ids:
         message = {"type": "hall.adopt_many", "games": list(game_ids)}
-        async_to_sync(get_channel_layer().group_send)(HALLS_GROUP, message)
+        async_to_sync(channel_layer().group_send)(HALLS_GROUP, message)
 
 
 def hand_over_unowned() -> int:

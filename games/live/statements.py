@@ -6,14 +6,18 @@ query (``journal``). Also the stored form of a game's presence."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 import orjson
 from psycopg.types.json import Jsonb
 
-from games.live.game import FINISHED, LiveGame, Step
+from games.live.game import LiveGame
+from games.live.steps import FINISHED, Step
 from games.models import DealRecord, Game, GameEvent, Seat, Table
 from joker.codec import state_to_json
+from joker.state import State
 
 GAME = Game._meta.db_table
 TABLE = Table._meta.db_table
@@ -35,16 +39,16 @@ EVENT_COLUMNS = (
 )
 
 
-def jsonb(value) -> Jsonb:
+def jsonb(value: object) -> Jsonb:
     """A value for a jsonb column, written by orjson (as ``json`` would)."""
     return Jsonb(value, dumps=_dumps)
 
 
-def _dumps(value) -> bytes:
+def _dumps(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
-def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
+def statements(live: LiveGame, step: Step) -> list[tuple[str, list[Any]]]:
     """What writing ``step`` to ``live`` (as it was before it) runs, in order:
     the game's counters as the step leaves them (``Step.after``)."""
     out = []
@@ -77,7 +81,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
             )
         )
     after = step.after
-    game = {
+    game: dict[str, Any] = {
         "version": step.version,
         "deadline": step.deadline,
         "cards_played": after.cards_played,
@@ -124,7 +128,7 @@ def statements(live: LiveGame, step: Step) -> list[tuple[str, list]]:
     return out
 
 
-def result_of(state) -> dict:
+def result_of(state: State) -> dict[str, Any]:
     return {
         "totals": list(state.totals),
         "places": list(state.places),
@@ -133,13 +137,15 @@ def result_of(state) -> dict:
     }
 
 
-def _value(column: str, value):
+def _value(column: str, value: object) -> object:
     if column in ("action", "public"):
         return None if value is None else jsonb(value)
     return value
 
 
-def _insert(table: str, columns, values) -> tuple[str, list]:
+def _insert(
+    table: str, columns: Iterable[str], values: Iterable[object]
+) -> tuple[str, list[Any]]:
     return _insert_sql(table, tuple(columns)), list(values)
 
 
@@ -150,19 +156,21 @@ def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
 
-def one_query(parts: list[tuple[str, list]]) -> tuple[str, list]:
+def one_query(parts: list[tuple[str, list[Any]]]) -> tuple[str, list[Any]]:
     sql = ";\n".join(sql for sql, _ in parts)
     return sql, [value for _, values in parts for value in values]
 
 
-def presence_json(presence: dict) -> dict:
+def presence_json(presence: dict[int, datetime | None]) -> dict[str, str | None]:
     return {
         str(seat): None if due is None else due.isoformat()
         for seat, due in presence.items()
     }
 
 
-def presence_from_json(stored: dict) -> dict:
+def presence_from_json(
+    stored: dict[str, str | None] | None,
+) -> dict[int, datetime | None]:
     return {
         int(seat): None if due is None else datetime.fromisoformat(due)
         for seat, due in (stored or {}).items()

@@ -20,7 +20,7 @@ from typing import Any
 from games import fairness
 from games.statuses import ABORTED as ABORTED
 from games.statuses import FINISHED as FINISHED
-from games.statuses import PLAYING
+from games.statuses import PLAYING as PLAYING
 from joker import apply
 from joker.actions import Action, Deal
 from joker.events import describe

@@ -31,10 +31,15 @@ import select
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from joker.actions import Action
 from joker.bots import IsmctsBot
 from joker.bots.ismcts import LEVELS as BUDGETS
+from joker.state import State
+
+if TYPE_CHECKING:
+    from games.live.game import LiveGame
 
 # By the seat's bot kind (games.models.Seat.Bot): the share of the normal
 # level's thinking budget, in the engine's proportions.
@@ -77,7 +82,7 @@ def thinks(bot: str) -> bool:
     return bot in LEVELS
 
 
-def level_to_think(live) -> str | None:
+def level_to_think(live: LiveGame) -> str | None:
     """The level of the practice bot whose move is due, when one thinks it:
     a seat its player left, or the autopilot's, moves without thinking."""
     seat = live.to_move
@@ -85,7 +90,11 @@ def level_to_think(live) -> str | None:
 
 
 def practice_move(
-    state, deal_actions: list, bot: str, seconds: float, asked_at: float | None = None
+    state: State,
+    deal_actions: list[Action],
+    bot: str,
+    seconds: float,
+    asked_at: float | None = None,
 ) -> Thought:
     """The move of a practice bot of kind ``bot`` for the seat to move in
     ``state``, told the public actions of the deal so far; ``seconds`` is

@@ -22,7 +22,7 @@ def now() -> datetime:
 class Alarm:
     """Calls ``callback()`` at a wall-clock time; setting it again moves it."""
 
-    def __init__(self, callback: Callable[[], None]):
+    def __init__(self, callback: Callable[[], object]):
         self.callback = callback
         self.handle: asyncio.TimerHandle | None = None
         self.due: datetime | None = None

@@ -109,6 +109,9 @@ class Seat(models.Model):
     period) keeps the seat with ``left`` set; a bot then plays it.
     """
 
+    # The name shown, when read with the seat (``games.rows``).
+    shown_name: str
+
     class Bot(models.TextChoices):
         NONE = "", _("Person")
         # The practice bots' levels (games.live.thinking.LEVELS).

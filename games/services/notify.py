@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
+from common.channel_layer import channel_layer
 from common.messages import encode
 from games.ended import GameEnded
 from games.messages import LobbyChanged, RematchChanged
@@ -24,7 +24,7 @@ LOBBY_GROUP = "lobby"
 
 def lobby_changed() -> None:
     """Tell the lobby pages to refresh their table list."""
-    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, encode(LobbyChanged()))
+    async_to_sync(channel_layer().group_send)(LOBBY_GROUP, encode(LobbyChanged()))
 
 
 def lobby_on_game_end(ended: GameEnded) -> None:
@@ -43,7 +43,7 @@ def rematch_changed(game_id: int) -> None:
     offer stands (``selectors.rematch_message``)."""
     message = encode(RematchChanged(rematch_message(game_id)))
     try:
-        async_to_sync(get_channel_layer().group_send)(rematch_group(game_id), message)
+        async_to_sync(channel_layer().group_send)(rematch_group(game_id), message)
     except Exception:  # Redis down: the change is committed; pages read it
         # again when they connect (``rematch_socket.join_rematch``).
         logger.warning("game %s: the rematch's sockets not told of a change", game_id)

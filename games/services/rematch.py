@@ -217,7 +217,7 @@ def _table_again(old: Table, seats: list[Seat], now) -> Table:
     )
     lock_players(*(seat.user_id for seat in seats if seat.user_id is not None))
     for seat in seats:
-        if seat.user_id is None:
+        if seat.user is None:
             continue
         if not seat.user.is_active:
             raise _SeatRefused(

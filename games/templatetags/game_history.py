@@ -3,11 +3,16 @@ so that the ratings' player page need not read the games."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import template
 
 from games.forms import PROFILE_LABELS
 from games.recent_games import RecentGame, player_recent_games
 from ratings.categories import CATEGORIES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 register = template.Library()
 
@@ -24,7 +29,7 @@ def recent_games(context, player):
     return {"recent": [(game, _game_label(game)) for game in games]}
 
 
-def _game_label(game: RecentGame) -> str:
+def _game_label(game: RecentGame) -> StrOrPromise:
     if game.category is not None:
         return CATEGORIES[game.category].label
     return PROFILE_LABELS.get(game.profile, game.profile)

@@ -8,6 +8,7 @@ list from ``lobby_tables`` whenever the lobby WebSocket says it changed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,6 +36,9 @@ from games.views.seat_ratings import (
 )
 from ratings.categories import CATEGORIES
 from ratings.elo import PROVISIONAL_GAMES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # The lobby lists this many open public tables, newest first.
 MAX_OPEN_TABLES = 50
@@ -84,7 +88,7 @@ def options_summary(profile: str, options: dict) -> list[str]:
     if profile == "georgian-club":
         return [
             _("Nines") if options.get("schedule") == "nines" else _("Classic deals"),
-            str(HISHT_SUMMARY.get(options.get("hisht_penalty"), "")),
+            str(HISHT_SUMMARY.get(options.get("hisht_penalty", ""), "")),
             _("deductions") if options.get("deductions") else _("no deductions"),
             _("pairs") if options.get("pairs") else _("no pairs"),
         ]
@@ -93,7 +97,7 @@ def options_summary(profile: str, options: dict) -> list[str]:
             "online": [_("online scoring")],
             "home-missing": [_("home scoring, missing tricks")],
             "home-bid": [_("home scoring, bid")],
-        }.get(options.get("scoring"), [])
+        }.get(options.get("scoring", ""), [])
     if profile == "japanese":
         return [_("to %(target)s") % {"target": options.get("target")}]
     return []
@@ -189,7 +193,7 @@ def _your_rows(request: HttpRequest) -> list[TableRow]:
     return table_rows(request, tables)
 
 
-def bot_choices() -> list[tuple[str, str]]:
+def bot_choices() -> list[tuple[str, StrOrPromise]]:
     """The bots a player may seat, the practice bots by level first."""
     kinds = (Seat.Bot.PRACTICE, Seat.Bot.EASY, Seat.Bot.STRONG, Seat.Bot.AUTOPILOT)
     return [(kind.value, kind.label) for kind in kinds]

@@ -110,7 +110,7 @@ def pair_free(
     while other games go on."""
     size = len(free)
     rank = {player: index for index, player in enumerate(free)}
-    graph = nx.Graph()
+    graph: nx.Graph[Player] = nx.Graph()
     graph.add_nodes_from(free)
     for i, a in enumerate(free):
         for b in free[i + 1 :]:

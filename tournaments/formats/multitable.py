@@ -212,7 +212,7 @@ def points_for_places(places, scheme: Sequence = DEFAULT_SCHEME):
 
 
 def standings(
-    results: Iterable[Iterable[tuple[Player, int, object]]],
+    results: Iterable[Iterable[tuple[Player, int, Fraction | int]]],
     scheme: Sequence = DEFAULT_SCHEME,
 ) -> list[Standing]:
     """Rank players by tournament points, then total game score.

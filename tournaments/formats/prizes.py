@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from tournaments.formats._places import place_groups
 
 Player = Hashable
+P = TypeVar("P", bound=Hashable)
 
 
 def _fraction(value) -> Fraction:
@@ -32,8 +34,8 @@ def _fraction(value) -> Fraction:
 
 
 def split_prizes(
-    pool: int, percents: Sequence, final_places: Mapping[Player, int]
-) -> dict[Player, int]:
+    pool: int, percents: Sequence, final_places: Mapping[P, int]
+) -> dict[P, int]:
     """Coins for every player in ``final_places`` (player -> place, 1 best).
 
     Players outside the paid places get 0; with no players nothing is paid.
@@ -58,7 +60,7 @@ def split_prizes(
     if total == 0:  # pragma: no cover - percents add up to 100
         raise ValueError("nobody reached a paid place")
 
-    exact: list[tuple[Player, Fraction]] = []
+    exact: list[tuple[P, Fraction]] = []
     for first, players in groups:
         group_share = sum(shares[first : first + len(players)], Fraction(0))
         each = pool * group_share / total / len(players)

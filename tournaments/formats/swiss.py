@@ -63,6 +63,8 @@ import networkx as nx
 
 Player = Hashable
 Pair = tuple[Player, Player]
+# A score before the round, whole or in halves.
+Score = Fraction | int
 
 BYE_POINTS = Fraction(1)
 WIN_POINTS = Fraction(1)
@@ -89,7 +91,7 @@ class Standing(NamedTuple):
     sonneborn_berger: Fraction
 
 
-def _ordered(standings: Sequence[tuple[Player, object]]) -> list[tuple[Player, object]]:
+def _ordered(standings: Sequence[tuple[Player, Score]]) -> list[tuple[Player, Score]]:
     entries = [(entry[0], entry[1]) for entry in standings]
     players = [player for player, _ in entries]
     if len(set(players)) != len(players):
@@ -123,7 +125,7 @@ class Field:
         """Every possible pair of ranks ``(a, b)``, ``a < b``, and every
         possible bye ``(a, BYE)`` in an odd field, with its penalties."""
         count = len(self.scores)
-        penalties = {
+        penalties: dict[tuple[int, int | str], tuple[int, ...]] = {
             (a, b): self.pair_penalties(a, b)
             for a in range(count)
             for b in range(a + 1, count)
@@ -200,7 +202,7 @@ def weights_by_tier(penalties: dict, edges_per_matching: int) -> dict:
 
 
 def pair_round(
-    standings: Sequence[tuple[Player, object]],
+    standings: Sequence[tuple[Player, Score]],
     history: History | tuple[Iterable[frozenset], Iterable[Player]] = NO_HISTORY,
     rng: random.Random | None = None,
 ) -> tuple[list[Pair], Player | None]:
@@ -233,7 +235,7 @@ def pair_round(
     had_bye = {index[p] for p in bye_players if p in index}
     field = Field([score for _, score in entries], played, had_bye)
 
-    graph = nx.Graph()
+    graph: nx.Graph[int | str] = nx.Graph()
     edges = (len(players) + 1) // 2
     for (a, b), weight in weights_by_tier(field.penalties(), edges).items():
         graph.add_edge(a, b, weight=weight)
@@ -253,7 +255,7 @@ def pair_round(
 
 
 def floats(
-    scores: dict[Player, object], pairs: Iterable[Pair], bye: Player | None
+    scores: dict[Player, Score], pairs: Iterable[Pair], bye: Player | None
 ) -> dict[Player, str]:
     """Who floated in a pairing, as arbiters mark it (C.04.3 A.4): of two
     players with different scores, the higher gets a downfloat and the lower

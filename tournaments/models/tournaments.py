@@ -159,6 +159,9 @@ class Schedule(TournamentSettings):
 class Tournament(TournamentSettings):
     Status = TournamentStatus
 
+    # Counted by the admin's list (``TournamentAdmin.get_queryset``).
+    _players: int
+
     starts_at = models.DateTimeField(_("starts at"), db_index=True)
     status = models.CharField(
         _("status"),

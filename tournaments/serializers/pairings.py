@@ -26,7 +26,7 @@ class TournamentBoardSeatSerializer(serializers.Serializer):
     @extend_schema_field(PlayerSerializer(allow_null=True))
     def get_player(self, seat: BoardSeat) -> dict | None:
         """Null for a bot."""
-        if seat.entry_id is None:
+        if seat.entry is None:
             return None
         return PlayerSerializer(seat.entry.user, context=self.context).data
 

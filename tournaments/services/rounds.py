@@ -92,7 +92,11 @@ def board_take_result(*, board_id: int, now=None) -> bool:
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         board = Board.objects.select_related("round", "table__game").get(pk=board_id)
-        if board.finished or tournament.status != Tournament.Status.RUNNING:
+        if (
+            board.finished
+            or tournament.status != Tournament.Status.RUNNING
+            or board.table is None  # a board is told of its game, so has a table
+        ):
             return False
         game = board.table.game
         if game.status == Game.Status.PLAYING:

@@ -20,7 +20,7 @@ SETTINGS_FIELDS = [
 
 def schedule_next_starts(schedule: Schedule, now, horizon: timedelta) -> list[datetime]:
     """The schedule's start times from ``now`` up to ``now + horizon``."""
-    starts = []
+    starts: list[datetime] = []
     day = now.astimezone(UTC).date()
     end = now + horizon
     while True:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
 from django.urls import reverse
@@ -22,6 +23,9 @@ from tournaments.models import TOURNAMENT_CATEGORIES, Entry, Tournament
 from tournaments.standings import Row
 from tournaments.views.numbers import number
 from tournaments.views.rounds import round_views
+
+if TYPE_CHECKING:
+    from tournaments.selectors import CountedTournament
 
 CATEGORY_LABELS = dict(TOURNAMENT_CATEGORIES)
 
@@ -155,7 +159,7 @@ def standing_rows(tournament: Tournament, user) -> list[StandingRow]:
     return shown
 
 
-def detail_context(request: HttpRequest, tournament: Tournament) -> dict:
+def detail_context(request: HttpRequest, tournament: CountedTournament) -> dict:
     """The detail page's context; ``tournament`` comes from
     ``selectors.tournaments_counted``."""
     user = request.user

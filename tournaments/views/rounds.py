@@ -60,7 +60,7 @@ class RoundView:
 def _board_view(board: Board, user, live: bool) -> BoardView:
     seats = []
     for seat in board.seats.all():
-        entry_user = seat.entry.user if seat.entry_id else None
+        entry_user = seat.entry.user if seat.entry is not None else None
         seats.append(
             SeatView(
                 name=display_name(entry_user) if entry_user else _("Bot"),

@@ -50,11 +50,11 @@ class Command(BaseCommand):
                 f"Demo admin {DEMO_ADMIN_USERNAME!r} already exists (password "
                 f"{DEMO_ADMIN_PASSWORD!r} unless it was changed)."
             )
-        created = create_demo_data()
+        made = create_demo_data()
         players = list(
             User.objects.filter(username__in=[name for name, _ in DEMO_PLAYERS])
         )
-        created += create_demo_tournaments(players)
-        created += create_demo_friends(players)
-        for line in created:
+        made += create_demo_tournaments(players)
+        made += create_demo_friends(players)
+        for line in made:
             self.stdout.write(self.style.SUCCESS(f"Created demo {line}"))

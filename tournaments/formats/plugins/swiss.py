@@ -87,7 +87,7 @@ class Swiss(TournamentFormat):
         if bye is not None:
             groups.append((entry_id(bye),))
         before = dict(ranked)
-        scores: dict[Hashable, object] = {pk: score for pk, score in ranked}
+        scores: dict[Hashable, swiss.Score] = {pk: score for pk, score in ranked}
         floated = swiss.floats(scores, pairs, bye)
         return RoundPlan(
             groups=groups,
