@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments import views
-from tournaments.views.next_game import next_game
+from tournaments.views.whats_next import next_game
 
 app_name = "tournaments"
 

@@ -359,7 +359,7 @@ class GameOwner:
         if live.version != version or not live.move_is_due(at or now(), early):
             return False
         thought = None
-        level = thinking.level_to_think(live)
+        level = thinking.level_to_think(live.to_move)
         if level:
             # Thought without the lock: a player may still resign
             # meanwhile, and the version tells.

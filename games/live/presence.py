@@ -13,22 +13,58 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import psycopg
 from django.conf import settings
 from django.db import DatabaseError
 
 from games.live import broadcast
+from games.live.game import LiveGame
 from games.live.steps import PLAYING
 from games.live.timers import Alarm, now
 
-if TYPE_CHECKING:
-    from games.live.owner import GameOwner
-
 logger = logging.getLogger(__name__)
+
+
+# What presence needs of the owner of its game (``owner.GameOwner``), named
+# here so that presence depends on the owner's shape, not its module.
+
+
+class Socket(Protocol):
+    @property
+    def audience(self) -> int | None:
+        """The seat the socket's player has, or None for a spectator."""
+
+
+class Journal(Protocol):
+    async def record_presence(self, live: LiveGame) -> None:
+        """Write the game's presence as it is now."""
+
+
+class Hall(Protocol):
+    @property
+    def journal(self) -> Journal:
+        """The process's writer of presence."""
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> object:
+        """Run ``coroutine`` as a task of the hall's."""
+
+
+class Owner(Protocol):
+    @property
+    def live(self) -> LiveGame:
+        """The game as it is now (replaced when it is read again)."""
+
+    @property
+    def sockets(self) -> Mapping[str, Socket]:
+        """The sockets attached to the game."""
+
+    @property
+    def hall(self) -> Hall:
+        """The hall that holds the owner."""
 
 
 class Presence:
@@ -38,7 +74,7 @@ class Presence:
     grace runs out."""
 
     def __init__(
-        self, owner: GameOwner, grace_over: Callable[[int], Coroutine[Any, Any, None]]
+        self, owner: Owner, grace_over: Callable[[int], Coroutine[Any, Any, None]]
     ):
         self.owner = owner
         self.grace_over = grace_over

@@ -31,15 +31,12 @@ import select
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from joker.actions import Action
 from joker.bots import IsmctsBot
 from joker.bots.ismcts import LEVELS as BUDGETS
 from joker.state import State
-
-if TYPE_CHECKING:
-    from games.live.game import LiveGame
 
 # By the seat's bot kind (games.models.Seat.Bot): the share of the normal
 # level's thinking budget, in the engine's proportions.
@@ -82,10 +79,22 @@ def thinks(bot: str) -> bool:
     return bot in LEVELS
 
 
-def level_to_think(live: LiveGame) -> str | None:
-    """The level of the practice bot whose move is due, when one thinks it:
-    a seat its player left, or the autopilot's, moves without thinking."""
-    seat = live.to_move
+class MovingSeat(Protocol):
+    """The seat to move, as the live game has it (``game.SeatInfo``)."""
+
+    @property
+    def bot(self) -> str:
+        """The seat's bot kind ("" for a person)."""
+
+    @property
+    def left(self) -> bool:
+        """Whether its player left the game (a bot plays for them)."""
+
+
+def level_to_think(seat: MovingSeat) -> str | None:
+    """The level of the practice bot that moves for ``seat``, when one
+    thinks: a seat its player left, or the autopilot's, moves without
+    thinking."""
     return seat.bot if thinks(seat.bot) and not seat.left else None
 
 

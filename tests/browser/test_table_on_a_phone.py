@@ -15,11 +15,18 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from games import services
+from games.models import Game
+from joker.cards import JOKERS
 from tests.browser.test_table_page import log_in, open_table
+from tests.factories import DEFAULT_PASSWORD
+from tests.games.helpers import move
 
 DEAL_TIMEOUT = 150
 PHONES = [
@@ -184,11 +191,21 @@ def phone_context(browser, server: str, viewport: dict):
     return context
 
 
-def open_table_page(context, username: str, table_id: int):
-    """The table's page, online, and the list its page errors and console
-    errors go to. Signed in on a page of its own: the table's tab has seen
-    no tap."""
-    log_in(context.new_page(), username)
+def server_of(page) -> str:
+    return page.evaluate("location.origin")
+
+
+def open_table_page(context, username: str, table_id: int, language: str = "en"):
+    """The table's page, online, in ``language``, and the list its page
+    errors and console errors go to. Signed in on a page of its own: the
+    table's tab has seen no tap."""
+    signed_in = context.new_page()
+    log_in(signed_in, username)
+    # Signing in sets the language the account last chose: after it, this one.
+    signed_in.wait_for_url(lambda url: "/accounts/login/" not in url)
+    context.add_cookies(
+        [{"name": "django_language", "value": language, "url": server_of(signed_in)}]
+    )
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -337,6 +354,96 @@ def test_a_japanese_deal_by_tapping_on_a_phone(
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.fixture
+def joker_to_lead(transactional_db, read_db):
+    """A Georgian table of four people, played on until the first of them
+    is to lead with a joker while the hand still fans in two rows and the
+    dealer sits across: the joker's modes (take or give in each suit) are
+    the tallest prompt a phone shows, beside the tallest top seat. Their
+    name and the table."""
+
+    def to_lead_with_a_joker(game) -> bool:
+        state = game.engine_state()
+        if state.phase != "card" or state.turn != 0 or state.trick:
+            return False
+        hand = state.hands[0]
+        return (
+            len(hand) > 5
+            # The dealer across the felt: the top seat's badges ("dealer",
+            # "offline") on two lines, its tallest.
+            and state.dealer == 2
+            and any(card in JOKERS for card in hand)
+        )
+
+    def create():
+        # The deals are random: a game that ends without such a moment (one
+        # in four or so) gives way to a new table.
+        for _ in range(6):
+            users = [
+                get_user_model().objects.create_user(
+                    username=f"lead-{uuid.uuid4().hex[:8]}",
+                    password=DEFAULT_PASSWORD,
+                )
+                for _ in range(4)
+            ]
+            table = services.table_create(
+                user=users[0],
+                profile="georgian-club",
+                options={"schedule": "nines"},
+                turn_seconds=120,
+            )
+            for number, user in enumerate(users[1:], start=1):
+                services.seat_take(
+                    table_id=table.pk,
+                    user=user,
+                    number=number,
+                    invite_code=table.invite_code,
+                )
+            game = Game.objects.get(table=table)
+            while game.status == Game.Status.PLAYING:
+                if to_lead_with_a_joker(game):
+                    return users[0].username, table.pk
+                move(game)
+                game.refresh_from_db()
+        raise AssertionError("no game of six came to a joker to lead")
+
+    return read_db(create)
+
+
+@pytest.mark.timeout(400)
+def test_a_led_jokers_modes_fit_a_phone_in_every_language(
+    joker_to_lead, browser, server, tmp_path
+):
+    """Leading with a joker asks for its mode in two rows of suits under the
+    question: with the hand in two rows too, all of it stays on a 360x740
+    screen, unscrolled, in each language (a led joker once pushed the hand's
+    last row past the bottom). Each language on a phone of its own, all
+    online at once, so that none comes back to a notice of its absence."""
+    username, table_id = joker_to_lead
+    phones = []
+    try:
+        for language in ("en", "ka", "ru", "tr"):
+            context = phone_context(browser, server, {"width": 360, "height": 740})
+            phones.append(context)
+            page, errors = open_table_page(context, username, table_id, language)
+            assert page.evaluate("document.documentElement.lang") == language
+            page.locator("#hand button.card.joker.legal").first.tap()
+            page.locator("#prompt .joker-choices").wait_for()
+            page.wait_for_function(TRICK_STILL)
+            try:
+                check_one_screen(page.evaluate(BOXES), "joker")
+            except AssertionError:
+                shot = tmp_path / f"joker-{language}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                print(f"screenshot ({language}): {shot}")
+                raise
+            page.locator("#prompt button.secondary").tap()
+            assert errors == [], language
+    finally:
+        for context in phones:
+            context.close()
 
 
 # What sticks out past the screen's edge, outside any box that scrolls it
