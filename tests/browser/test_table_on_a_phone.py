@@ -201,8 +201,6 @@ def open_table_page(context, username: str, table_id: int, language: str = "en")
     table's tab has seen no tap."""
     signed_in = context.new_page()
     log_in(signed_in, username)
-    # Signing in sets the language the account last chose: after it, this one.
-    signed_in.wait_for_url(lambda url: "/accounts/login/" not in url)
     context.add_cookies(
         [{"name": "django_language", "value": language, "url": server_of(signed_in)}]
     )

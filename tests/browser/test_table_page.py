@@ -80,6 +80,9 @@ def log_in(page, username: str) -> None:
     page.get_by_label(re.compile(r"^Username:?$")).fill(username)
     page.get_by_label(re.compile(r"^Password:?$")).fill(DEFAULT_PASSWORD)
     page.get_by_role("button", name="Log in").click()
+    # Signed in once the site has sent the player on (to the lobby): a page
+    # opened next carries the session's cookie.
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.wait_for_load_state("load")
 
 
