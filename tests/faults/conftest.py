@@ -36,6 +36,10 @@ PLATFORM_SETTINGS = {
     "PULKA_ANY_TURN_SECONDS": "1",
     "PULKA_SWEEP_EVERY_SECONDS": "1",
     "PULKA_SWEEP_MARGIN_SECONDS": "1",
+    # A caller waits 1 s for a database connection, not 3: a sweep started
+    # in the 3 s that PostgreSQL is down then fails, and is tried again,
+    # before the platform is stopped (test_faults checks the retry).
+    "PULKA_DB_POOL_TIMEOUT": "1",
     "PYTHONUNBUFFERED": "1",
 }
 # What the test session sets that would point the platform elsewhere.
