@@ -15,18 +15,16 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.models import Game
 from joker.cards import JOKERS
 from tests.browser.test_table_page import log_in, open_table
 from tests.factories import DEFAULT_PASSWORD
-from tests.games.helpers import move
+from tests.games.helpers import move, start_table
 
 DEAL_TIMEOUT = 150
 PHONES = [
@@ -379,26 +377,9 @@ def joker_to_lead(transactional_db, read_db):
         # The deals are random: a game that ends without such a moment (one
         # in four or so) gives way to a new table.
         for _ in range(6):
-            users = [
-                get_user_model().objects.create_user(
-                    username=f"lead-{uuid.uuid4().hex[:8]}",
-                    password=DEFAULT_PASSWORD,
-                )
-                for _ in range(4)
-            ]
-            table = services.table_create(
-                user=users[0],
-                profile="georgian-club",
-                options={"schedule": "nines"},
-                turn_seconds=120,
+            table, users = start_table(
+                "georgian-club", {"schedule": "nines"}, people=4, turn_seconds=120
             )
-            for number, user in enumerate(users[1:], start=1):
-                services.seat_take(
-                    table_id=table.pk,
-                    user=user,
-                    number=number,
-                    invite_code=table.invite_code,
-                )
             game = Game.objects.get(table=table)
             while game.status == Game.Status.PLAYING:
                 if to_lead_with_a_joker(game):
@@ -521,10 +502,8 @@ def test_the_player_is_told_when_time_ran_out(page, read_db, settings):
     settings.PULKA_ANY_TURN_SECONDS = True  # as the server has it here
 
     def create():
-        from django.contrib.auth import get_user_model
 
         from games.services import tables
-        from tests.factories import DEFAULT_PASSWORD
 
         user = get_user_model().objects.create_user(
             username="slow-player", password=DEFAULT_PASSWORD
