@@ -85,10 +85,14 @@ class Decision:
     only choices that do the same) is never graded. ``hindsight_best`` and
     ``hindsight_loss`` are what the real deal allowed on open cards, for
     card decisions of the last tricks only; they take no part in the grade.
+    ``deal`` and ``number`` place the decision in the record (the deal's
+    index, the action's in the deal), ``trick`` is the trick a card goes to
+    (from 0).
     """
 
     deal: int
     number: int
+    trick: int | None
     seat: int
     kind: Kind
     move: JsonObject
@@ -117,6 +121,7 @@ class Decision:
         return {
             "deal": self.deal,
             "number": self.number,
+            "trick": self.trick,
             "seat": self.seat,
             "kind": self.kind,
             "move": self.move,
@@ -171,8 +176,9 @@ def review_decision(
     chosen = members.get(action, action)
     same = {rep: [a for a in actions if members.get(a, a) == rep] for rep in reps}
     where = (
-        (state.deal_index if deal is None else deal),
-        (len(deal_actions) if number is None else number),
+        state.deal_index if deal is None else deal,
+        len(deal_actions) if number is None else number,
+        len(state.trick_winners) if kind == "card" else None,
     )
     if len(reps) == 1:
         only = Alternative(
