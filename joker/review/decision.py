@@ -32,12 +32,15 @@ from .stats import NONE_LOST, POINTS, TRICKS, Paired, accuracy, grade, paired
 Kind = Literal["trump", "bid", "card"]
 KINDS: dict[str, Kind] = {TRUMP: "trump", BID: "bid", PLAY: "card"}
 
-# Sampled deals a decision is judged on. At about 10 microseconds a
-# sampled deal in the 4-player game (every candidate played out on it) a
-# 9-card deal's ten decisions cost well under the 5 CPU seconds allowed,
-# and the interval of a loss is then a few points wide
-# (benchmarks/README.md#reviewpy has the figures).
-DEFAULT_DEALS = 10000
+# Sampled deals a decision is judged on, by game. In the 4-player game a
+# sampled deal (every candidate played out on it) costs about 10
+# microseconds, and at 10,000 deals a 9-card deal's review takes about a
+# CPU second for one seat, with a loss's interval about 5 points wide.
+# In Japanese Joker every playout solves its last three tricks, about 50
+# microseconds a sampled deal, and the trick counts vary less: 2,000 deals
+# keep a loss's interval under a tenth of a trick wide, and a deal's
+# review about a CPU second (benchmarks/README.md#reviewpy).
+DEFAULT_DEALS: dict[str, int] = {"classic": 10000, "japanese": 2000}
 # Hindsight (every card face up, each seat playing its best) is solved for
 # the card decisions of the deal's last tricks only: the solver looks at
 # every line of play. Measured over every card decision of random play:
@@ -144,6 +147,11 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
 
+def game_of(state: State) -> str:
+    """The game a state is of, as the bots' settings are keyed."""
+    return "japanese" if state.rules.is_japanese else "classic"
+
+
 def unit_of(state: State) -> str:
     return TRICKS if state.rules.is_japanese else POINTS
 
@@ -152,7 +160,7 @@ def review_decision(
     state: State,
     deal_actions: Sequence[Action],
     action: Choice,
-    deals: int = DEFAULT_DEALS,
+    deals: int | None = None,
     seed: int = 0,
     hindsight: bool = True,
     deal: int | None = None,
@@ -160,10 +168,13 @@ def review_decision(
 ) -> Decision:
     """Review ``action``, the move of ``state.turn`` in ``state``, whose
     deal's earlier actions are ``deal_actions``, on ``deals`` sampled deals
-    drawn with ``seed`` (an unsigned 64-bit number)."""
+    (``DEFAULT_DEALS`` of the game by default) drawn with ``seed`` (an
+    unsigned 64-bit number)."""
     seat = state.turn
     if seat is None or action.seat != seat:
         raise ValueError("the action is not the move of the seat on turn")
+    if deals is None:
+        deals = DEFAULT_DEALS[game_of(state)]
     if deals < 2:
         raise ValueError("a review needs at least two sampled deals")
     kind = KINDS[state.phase]
@@ -196,7 +207,7 @@ def review_decision(
     codes = [_code(rep) for rep in reps]
     solve = 0
     if kind == "card":
-        game = "japanese" if state.rules.is_japanese else "classic"
+        game = game_of(state)
         left = sampler.template.total - sampler.template.done
         solve = SOLVE_TRICKS[game] if left <= SOLVE_FROM[game] else 0
     playouts = Playouts(sampler, seed & (1 << 64) - 1)
@@ -318,8 +329,8 @@ def _hindsight(
     ``HINDSIGHT_TRICKS`` tricks; None before them and for trump and bids."""
     if state.phase != PLAY:
         return None
-    game = "japanese" if state.rules.is_japanese else "classic"
-    if state.cards_each - len(state.trick_winners) > HINDSIGHT_TRICKS[game]:
+    left = state.cards_each - len(state.trick_winners)
+    if left > HINDSIGHT_TRICKS[game_of(state)]:
         return None
     seat = state.turn
     assert seat is not None  # the seat to move

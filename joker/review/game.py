@@ -126,7 +126,7 @@ def positions(played: Replay) -> Iterator[tuple[State, list[Action], Action]]:
 def review_game(
     record: JsonObject,
     seat: int,
-    deals: int = DEFAULT_DEALS,
+    deals: int | None = None,
     seed: int = 0,
     hindsight: bool = True,
     only: Collection[int] | None = None,
@@ -134,8 +134,9 @@ def review_game(
 ) -> GameReview:
     """Review every decision ``seat`` made in a game record (RECORD.md):
     naming trump, bids, cards and jokers' modes, each on ``deals`` sampled
-    deals. ``only`` limits it to some deals (by index); ``seed`` makes it
-    reproducible; ``hindsight`` adds the open-cards view of the last tricks.
+    deals (by default ``DEFAULT_DEALS`` of the game). ``only`` limits it to
+    some deals (by index); ``seed`` makes it reproducible; ``hindsight``
+    adds the open-cards view of the last tricks.
     Moves made for the seat after it left are not its decisions.
 
     The record is replayed and checked first (``RecordError``); an
@@ -145,6 +146,9 @@ def review_game(
     if played.state.phase != OVER and not partial:
         raise ValueError("the game is not over: it has no review yet")
     rules = played.state.rules
+    game = "japanese" if rules.is_japanese else "classic"
+    if deals is None:
+        deals = DEFAULT_DEALS[game]
     if not 0 <= seat < rules.players:
         raise ValueError(f"no seat {seat} in a {rules.players}-player game")
     reviewed: list[Decision] = []
@@ -177,9 +181,7 @@ def review_game(
         unit,
         deals,
         seed,
-        HINDSIGHT_TRICKS["japanese" if rules.is_japanese else "classic"]
-        if hindsight
-        else None,
+        HINDSIGHT_TRICKS[game] if hindsight else None,
         tuple(reviewed),
         tuple(summarize(unit, ds, index) for index, ds in sorted(by_deal.items())),
         summarize(unit, reviewed, None),
