@@ -6,13 +6,14 @@ thinking for the same decisions.
     python benchmarks/review.py [--samples N] [--deals N] [--seat S]
                                 [--seed N] [--smoke]
 
-Each sample is a seeded game played by the easy practice bot in every
-seat up to the deal measured (the first 9-card deal of the classic
-schedule, the first deal of Japanese Joker). ``review_game`` reviews that
-deal for ``--seat`` (every decision: trump, bid, cards, jokers' modes, with
-the hindsight of the last tricks), and the normal practice bot
-(``IsmctsBot(level="normal")`` on the thread's CPU clock) chooses each of
-the same decisions from the same positions. Both are timed on the
+Each sample is a seeded game played by the practice bot at about its
+easy level (64 sampled deals a move) in every seat up to the deal
+measured (the first 9-card deal of the classic schedule, the first deal
+of Japanese Joker). ``review_game`` reviews that deal for ``--seat``
+(every decision: trump, bid, cards, jokers' modes, with the hindsight of
+the last tricks), and the normal practice bot
+(``IsmctsBot(level="normal")`` on the thread's CPU clock) chooses each
+of the same decisions from the same positions. Both are timed on the
 thread's CPU clock. Target: at most 5 CPU seconds for a classic deal's
 review. ``--smoke`` reviews one small sample quickly, to show it runs.
 """
@@ -32,11 +33,13 @@ from joker import make_rules  # noqa: E402
 from joker.actions import Bid, NameTrump, PlayCard  # noqa: E402
 from joker.bots import IsmctsBot, play_game  # noqa: E402
 from joker.record import replay  # noqa: E402
-from joker.review import review_game, version  # noqa: E402
+from joker.review import DEFAULT_DEALS, review_game, version  # noqa: E402
 from joker.review.game import positions  # noqa: E402
 
 CLOCK = time.thread_time
 TARGET = 5.0
+# The players' sampled deals a move: about the easy level's.
+PLAYERS_DEALS = 64
 # The game, and the deal of it measured: the first 9-card deal.
 GAMES = {"classic": ("georgian-club", 8), "japanese": ("japanese", 0)}
 
@@ -47,9 +50,11 @@ def sample(
     """(decisions, forced, review CPU s, bot CPU s) for one seeded deal."""
     profile, index = GAMES[game]
     rules = make_rules(profile, {})
+    # Capped by sampled deals, not time, so that the games are the same
+    # from one run to the next.
     players = [
-        IsmctsBot(level="easy", rng=random.Random(seed * 10 + s), timer=CLOCK)
-        for s in range(rules.players)
+        IsmctsBot(budget=1.0, max_iterations=PLAYERS_DEALS, rng=random.Random(seed))
+        for _ in range(rules.players)
     ]
     played = play_game(rules, players, random.Random(seed), max_deals=index + 1)
     record = played.record()
@@ -78,9 +83,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.smoke:
         args.samples, args.deals = 1, 200
-    print(
-        f"review {version()}, {args.deals} sampled deals a decision, seat {args.seat}"
-    )
+    depth = args.deals or ", ".join(f"{g} {n:,}" for g, n in DEFAULT_DEALS.items())
+    print(f"review {version()}, sampled deals a decision: {depth}; seat {args.seat}")
     print("CPU seconds on the thread's clock, one deal reviewed for one seat")
     verdict = 0
     for game in GAMES:
