@@ -9,15 +9,10 @@ its event loop, and the sweep hands a game whose owner died to another.)
 
 from __future__ import annotations
 
-import os
-
 from celery import shared_task
 
 from games import reviews
 from games.live import relay
-
-# The lowest priority there is: a review takes only the CPU nothing else wants.
-REVIEW_NICENESS = 19
 
 
 @shared_task(ignore_result=True)
@@ -28,11 +23,9 @@ def sweep() -> dict:
 
 @shared_task(ignore_result=True)
 def review(game_id: int) -> str:
-    """A finished game's deal review (docs/review.md), on the reviews queue.
-    The process running it drops to the lowest CPU priority first, so that
-    a busy node delays reviews and never live play (which is why reviews
-    have a worker of their own: the priority stays with the process)."""
-    os.setpriority(os.PRIO_PROCESS, 0, REVIEW_NICENESS)
+    """A finished game's deal review (docs/review.md), routed to the reviews
+    queue, which only the reviews' own worker takes, at the lowest CPU
+    priority (``config.review_worker``)."""
     return reviews.make(game_id)
 
 
