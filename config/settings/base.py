@@ -285,7 +285,7 @@ CELERY_IMPORTS = ["config.tasks"]
 # default queue.
 REVIEW_QUEUE = "reviews"
 # Sampled deals a decision is judged on; None: joker.review's default.
-REVIEW_DEALS = None
+REVIEW_DEALS: int | None = None
 CELERY_TASK_ROUTES = {"games.tasks.review": {"queue": REVIEW_QUEUE}}
 
 # REST API
