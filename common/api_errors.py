@@ -96,7 +96,8 @@ API_ERRORS: dict[str, tuple[int, str]] = {
     ),
     "game_not_finished": (
         409,
-        "rematch: the game is being played, or was called off or annulled",
+        "rematch: the game is being played, or was called off or annulled; "
+        "review: the game is being played",
     ),
     "not_a_player": (409, "rematch: you had no seat at the game"),
     "tournament_game": (409, "rematch: a tournament's games are not played again"),

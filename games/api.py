@@ -22,13 +22,14 @@ from rest_framework.response import Response
 
 from common.api_errors import ErrorSerializer, refusal_serializer
 from games import selectors
-from games.models import Game, Seat
+from games.models import Game, GameReview, Seat
 from games.serializers import (
     GameDetailSerializer,
     GameFilterSerializer,
     GameSerializer,
 )
 from games.services import rematch as rematch_services
+from games.services.rematch import GameNotFinished
 from ratings.categories import preset
 
 GAME_ID = OpenApiParameter(
@@ -131,6 +132,69 @@ class GameRecordView(generics.GenericAPIView):
         return Response(selectors.game_record(game))
 
 
+class GameReviewSerializer(serializers.ModelSerializer):
+    game = serializers.IntegerField(source="game_id")
+    # A plain string in the schema: an enum of its own would be named after
+    # the field and rename the games' "status" enum with it.
+    status = serializers.CharField(
+        help_text="queued or running: not made yet, ask again later; done: "
+        "`review` holds it; failed: it could not be made.",
+    )
+    version = serializers.CharField(
+        help_text="The review's and the bot's version that made it "
+        "(joker.review.version()); empty until done."
+    )
+    review = serializers.JSONField(
+        source="data",
+        allow_null=True,
+        help_text="Once done: `seats`, one review per seat a person held "
+        "(docs/review.md: each decision, its alternatives with their "
+        "expected points or tricks, the loss with its 95 % interval, the "
+        "grade, the summaries per deal and for the game, and hindsight).",
+    )
+
+    class Meta:
+        model = GameReview
+        fields = ["game", "status", "version", "review"]
+
+
+ReviewRefusal = refusal_serializer("GameReviewRefusal", ["game_not_finished"])
+
+
+@extend_schema(
+    parameters=[GAME_ID],
+    responses={
+        200: GameReviewSerializer,
+        404: OpenApiResponse(
+            ErrorSerializer,
+            description="No such game, or it has no review (called off, "
+            "annulled before its end, or played by bots only).",
+        ),
+        409: ReviewRefusal,
+    },
+)
+class GameReviewView(generics.GenericAPIView):
+    """A finished game's deal review (docs/review.md): every decision of
+    each seat a person held, judged from what that seat knew. Made in the
+    background after the game: ``status`` says whether it is done yet. A
+    game being played has no review: 409 (``game_not_finished``)."""
+
+    permission_classes = [AllowAny]
+    serializer_class = GameReviewSerializer
+
+    def get_queryset(self):
+        return visible_games(self.request.user)
+
+    def get(self, request: Request, pk: int) -> Response:
+        game = self.get_object()
+        if game.status == Game.Status.PLAYING:
+            raise GameNotFinished("the game is being played: no review until it ends")
+        review = GameReview.objects.filter(game=game).first()
+        if review is None:
+            raise Http404("this game has no review")
+        return Response(GameReviewSerializer(review).data)
+
+
 class RematchSerializer(serializers.Serializer):
     game = serializers.IntegerField()
     state = serializers.ChoiceField(
@@ -224,4 +288,5 @@ urlpatterns = [
     path("games/<int:pk>/", GameDetailView.as_view(), name="game-detail"),
     path("games/<int:pk>/record/", GameRecordView.as_view(), name="game-record"),
     path("games/<int:pk>/rematch/", RematchView.as_view(), name="game-rematch"),
+    path("games/<int:pk>/review/", GameReviewView.as_view(), name="game-review"),
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games import reviews
 from games.live import relay
 
 
@@ -18,3 +19,17 @@ from games.live import relay
 def sweep() -> dict:
     """Periodic (celery beat): games being played that nobody owns."""
     return {"handed_over": relay.hand_over_unowned()}
+
+
+@shared_task(ignore_result=True)
+def review(game_id: int) -> str:
+    """A finished game's deal review (docs/review.md), routed to the reviews
+    queue, which only the reviews' own worker takes, at the lowest CPU
+    priority (``config.review_worker``)."""
+    return reviews.make(game_id)
+
+
+@shared_task(ignore_result=True)
+def send_queued_reviews() -> dict:
+    """Periodic (celery beat): reviews whose task was lost, sent again."""
+    return {"sent": reviews.send_queued()}

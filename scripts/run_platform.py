@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Run the whole platform in one terminal: web server, Celery worker, Celery beat.
+"""Run the whole platform in one terminal: web server, Celery worker, Celery beat
+and the deal reviews' worker.
 
 First the embedded PostgreSQL and Redis are started (those that DATABASE_URL
 and REDIS_URL do not name, see config/embedded.py), migrations are applied
@@ -58,6 +59,8 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
             "--loglevel", "INFO",
             "--scheduler", "django_celery_beat.schedulers:DatabaseScheduler",
         ],
+        # Deal reviews: a worker of their own, at the lowest CPU priority.
+        "reviews": [python, "-m", "config.review_worker"],
     }  # fmt: skip
 
 
@@ -224,7 +227,9 @@ def supervise(args, env: dict[str, str]) -> int:
     supervisor.say(
         f"admin {site}/admin/  API docs {site}/api/v1/docs/  health {site}/health/"
     )
-    supervisor.say("Web server, Celery worker and Celery beat are running.")
+    supervisor.say(
+        "Web server, Celery worker, Celery beat and the reviews' worker are running."
+    )
     supervisor.say("Press Ctrl-C to stop all three.")
     code = supervisor.wait()
     supervisor.say("Stopped.")

@@ -280,6 +280,13 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Task modules outside the installed apps (autodiscovery covers the apps).
 CELERY_IMPORTS = ["config.tasks"]
+# Deal reviews (docs/review.md) go to a queue of their own, which a worker of
+# its own takes at the lowest CPU priority; the other tasks stay on the
+# default queue.
+REVIEW_QUEUE = "reviews"
+# Sampled deals a decision is judged on; None: joker.review's default.
+REVIEW_DEALS: int | None = None
+CELERY_TASK_ROUTES = {"games.tasks.review": {"queue": REVIEW_QUEUE}}
 
 # REST API
 REST_FRAMEWORK = {
@@ -366,6 +373,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.tick",
         "schedule": PULKA_TOURNAMENT_TICK_SECONDS,
         "options": {"expire_seconds": PULKA_TOURNAMENT_TICK_SECONDS},
+    },
+    # Deal reviews whose task was lost, sent again (games.reviews).
+    "send-queued-reviews": {
+        "task": "games.tasks.send_queued_reviews",
+        "schedule": 10 * 60,
     },
     # Domino Coin: the daily top-up of low wallets (keyed per user and day).
     "refill-wallets": {

@@ -93,6 +93,10 @@ CHANNEL_LAYERS = {
     },
 }
 CELERY_TASK_DEFAULT_QUEUE = "pulka-test"
+REVIEW_QUEUE = "pulka-test-reviews"
+# Reviews made in tests judge their decisions on few deals, to be quick.
+REVIEW_DEALS = 100
+CELERY_TASK_ROUTES = {"games.tasks.review": {"queue": REVIEW_QUEUE}}
 
 # Serve static files from the finders, as in development; there is no
 # collectstatic output in a test run.

@@ -11,6 +11,7 @@ from games.models.events import (
     replay_events,
 )
 from games.models.rematch import Rematch
+from games.models.reviews import GameReview
 from games.models.tables import PROFILE_CHOICES, Seat, Table, new_invite_code
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "DealRecord",
     "Game",
     "GameEvent",
+    "GameReview",
     "HandsRead",
     "Rematch",
     "Seat",

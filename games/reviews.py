@@ -1,0 +1,113 @@
+"""Deal reviews of finished games (docs/review.md), made in the background.
+
+When a game is played to its end, its review is queued in the game's last
+transaction (a ``GameReview`` row, ``queued``) and, once that commits, a
+task is sent to the reviews queue (``settings.REVIEW_QUEUE``), which
+a worker of its own takes at a low CPU priority: reviews wait while the
+node is busy, and never take the CPU from live play. The task (``make``)
+reviews every seat a person held, with ``joker.review``, and stores the
+result with the version that made it.
+
+A game being played has no review: its hidden cards are still secret.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import selectors
+from games.ended import GameEnded
+from games.models import Game, GameReview, Seat
+from joker.review import review_game, version
+
+logger = logging.getLogger(__name__)
+
+TASK = "games.tasks.review"
+# A review queued this long ago and not begun is sent again (its task was
+# lost: the broker was out of reach, or was restarted empty).
+RESEND_AFTER = timedelta(minutes=10)
+RESEND_AT_MOST = 100
+
+
+def queue_on_end(event: GameEnded) -> None:
+    """In the game's last transaction: a finished game with a person at the
+    table gets its review queued (an aborted game has nothing to review)."""
+    if not event.finished:
+        return
+    if not Seat.objects.filter(table_id=event.table_id, user__isnull=False).exists():
+        return
+    GameReview.objects.get_or_create(game_id=event.game_id)
+
+
+def send_on_end(event: GameEnded) -> None:
+    """After the commit: the review's task sent to the reviews queue. A
+    broker out of reach loses nothing of the game: the review stays queued
+    and is sent again by ``send_queued``."""
+    if event.finished:
+        send(event.game_id)
+
+
+def send(game_id: int) -> bool:
+    try:
+        current_app.send_task(TASK, args=[game_id], queue=settings.REVIEW_QUEUE)
+    except Exception as error:  # the broker's errors are many kinds
+        logger.warning("review of game %s not sent (%s); still queued", game_id, error)
+        return False
+    return True
+
+
+def send_queued() -> int:
+    """Beat: the reviews queued long ago and never begun sent again; how
+    many were sent."""
+    now = timezone.now()
+    stale = GameReview.objects.filter(
+        status=GameReview.Status.QUEUED, updated_at__lt=now - RESEND_AFTER
+    ).order_by("updated_at")
+    sent = 0
+    for game_id in list(stale.values_list("game_id", flat=True)[:RESEND_AT_MOST]):
+        if not send(game_id):
+            break
+        GameReview.objects.filter(game_id=game_id).update(updated_at=now)
+        sent += 1
+    return sent
+
+
+def make(game_id: int) -> str:
+    """Review a finished game's seats held by people and store it; the
+    status it ends in. A review already done by this version is kept."""
+    with transaction.atomic():
+        review = GameReview.objects.select_for_update().get(game_id=game_id)
+        if review.status == GameReview.Status.DONE and review.version == version():
+            return review.status
+        review.status = GameReview.Status.RUNNING
+        review.save(update_fields=["status", "updated_at"])
+    game = Game.objects.select_related("table").get(pk=game_id)
+    try:
+        if game.status == Game.Status.PLAYING:
+            raise ValueError("the game is being played")
+        record = selectors.game_record(game)
+        seats = Seat.objects.filter(table_id=game.table_id, user__isnull=False)
+        numbers = sorted(seats.values_list("number", flat=True))
+        # The game's id seeds it: made again, the review is the same.
+        deals = settings.REVIEW_DEALS
+        reviews = [
+            review_game(record, n, deals=deals, seed=game_id).to_json() for n in numbers
+        ]
+    except Exception as error:
+        logger.exception("review of game %s failed", game_id)
+        review.status = GameReview.Status.FAILED
+        review.error = f"{type(error).__name__}: {error}"
+        review.save(update_fields=["status", "error", "updated_at"])
+        return review.status
+    review.status = GameReview.Status.DONE
+    review.version = version()
+    review.data = {"seats": reviews}
+    review.error = ""
+    review.save(update_fields=["status", "version", "data", "error", "updated_at"])
+    return review.status
