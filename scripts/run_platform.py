@@ -9,7 +9,7 @@ their output prefixed with its name. A process that exits on its own is
 named with its exit code or signal and started again (the others go on, and
 the game state lives in the database, so no game is lost); one that keeps
 dying is given up on, and then everything stops. Ctrl-C (or SIGTERM) stops
-all three and then the embedded servers. The children run in sessions of
+all of them and then the embedded servers. The children run in sessions of
 their own and are stopped by this script alone; should it die, Linux sends
 them SIGTERM.
 
@@ -230,7 +230,7 @@ def supervise(args, env: dict[str, str]) -> int:
     supervisor.say(
         "Web server, Celery worker, Celery beat and the reviews' worker are running."
     )
-    supervisor.say("Press Ctrl-C to stop all three.")
+    supervisor.say("Press Ctrl-C to stop them all.")
     code = supervisor.wait()
     supervisor.say("Stopped.")
     return code
