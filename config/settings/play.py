@@ -32,9 +32,10 @@ PULKA_BOT_PROCESSES = env.int(
 # The sweep hands a game over when it is this many seconds overdue or unowned.
 PULKA_SWEEP_MARGIN_SECONDS = env.float("PULKA_SWEEP_MARGIN_SECONDS", default=5)
 PULKA_SWEEP_EVERY_SECONDS = env.float("PULKA_SWEEP_EVERY_SECONDS", default=10)
-# Thinking per move of a normal practice bot, in seconds (the easy bot gets
-# a fifth of it, the strong one four times as much).
-PULKA_PRACTICE_BOT_SECONDS = env.float("PULKA_PRACTICE_BOT_SECONDS", default=0.025)
+# Thinking per move of a normal practice bot in the 4-player game, in
+# seconds; the other levels and Japanese Joker take their share of it
+# (games.live.thinking.budget_share).
+PULKA_PRACTICE_BOT_SECONDS = env.float("PULKA_PRACTICE_BOT_SECONDS", default=0.02)
 # Allow any turn timer (tests use short ones); tables offer a fixed list.
 PULKA_ANY_TURN_SECONDS = env.bool("PULKA_ANY_TURN_SECONDS", default=False)
 # Stakes from this many Domino Coin need a rating past its provisional games.

@@ -4,8 +4,9 @@ Runs in a separate process (``bot_pool``), so it takes only values
 that pickle and imports nothing of Django.
 
 A practice bot is the engine's ``IsmctsBot`` at one of three levels. Each
-level is a thinking budget per move, a share of the normal level's, which
-the setting ``PULKA_PRACTICE_BOT_SECONDS`` gives: the easy bot weighs a
+level is a thinking budget per move by game, a share of the normal level's
+in the 4-player game, which the setting ``PULKA_PRACTICE_BOT_SECONDS``
+gives: the easy bot weighs a
 handful of deals and so misjudges often; the strong one weighs many. The
 budget is wall time, counted from when the move is asked for, so a bot
 never keeps a player waiting long, even when the pool is busy.
@@ -38,12 +39,15 @@ from joker.bots import IsmctsBot
 from joker.bots.ismcts import LEVELS as BUDGETS
 from joker.state import State
 
-# By the seat's bot kind (games.models.Seat.Bot): the share of the normal
-# level's thinking budget, in the engine's proportions.
-LEVELS = {
-    kind: BUDGETS[level] / BUDGETS["normal"]
-    for kind, level in (("easy", "easy"), ("practice", "normal"), ("strong", "strong"))
-}
+# The engine's level of each seat's bot kind (games.models.Seat.Bot).
+LEVELS = {"easy": "easy", "practice": "normal", "strong": "strong"}
+
+
+def budget_share(bot: str, japanese: bool) -> float:
+    """A move's thinking budget for a seat's bot kind, as a share of the
+    normal level's in the 4-player game, in the engine's proportions."""
+    game = "japanese" if japanese else "classic"
+    return BUDGETS[LEVELS[bot]][game] / BUDGETS["normal"]["classic"]
 
 
 # The least a bot is given: enough to answer with its first guess.
@@ -107,14 +111,16 @@ def practice_move(
 ) -> Thought:
     """The move of a practice bot of kind ``bot`` for the seat to move in
     ``state``, told the public actions of the deal so far; ``seconds`` is
-    the normal level's thinking budget per move.
+    the normal level's thinking budget per move in the 4-player game (the
+    other levels and Japanese Joker take their share of it,
+    ``budget_share``).
 
     ``asked_at`` (``time.time()`` when the move was asked for) counts a
     long wait for a free process against the budget (``budget_given``), so
     a pool that backs up makes the bot think less rather than the player
     wait longer; a bot out of time makes its first guess at once."""
     began = time.monotonic()
-    full = seconds * LEVELS[bot]
+    full = seconds * budget_share(bot, state.rules.is_japanese)
     waited = 0.0 if asked_at is None else max(0.0, time.time() - asked_at)
     budget = budget_given(full, waited)
     player = IsmctsBot(budget=budget, rng=random.Random())

@@ -63,6 +63,17 @@ class Playouts:
         stop_early: bool = False,
         solve: int = 0,
     ) -> tuple[list[float], int]: ...
+    def search(
+        self,
+        candidates: Sequence[int],
+        deals: int,
+        timer: Callable[[], float] | None = None,
+        deadline: float = ...,
+        check_every: int = 16,
+        solve: int = 0,
+        exploration: float = 1.0,
+        walks: int = 1,
+    ) -> tuple[list[float], list[float], int]: ...
 
 def solve_deal(playouts: Playouts, deal: CoreDeal) -> list[int]: ...
 def random_deals(rules: Rules, deals: int, seed: int) -> tuple[int, int]: ...

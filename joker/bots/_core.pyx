@@ -16,8 +16,8 @@ caller's clock is read every ``check_every`` deals, not per playout.
 """
 
 from libc.stdint cimport uint64_t, uint32_t
-from libc.math cimport pow, fabs, exp, INFINITY
-from libc.stdlib cimport calloc, free
+from libc.math cimport pow, fabs, exp, log, sqrt, INFINITY
+from libc.stdlib cimport calloc, free, realloc
 
 include "_core_digest.pxi"
 
@@ -50,6 +50,7 @@ cdef enum:
     MAX_LEGAL = 48
     MAX_SLOTS = 8
     MAX_POOL = 38
+    MAX_DEPTH = 96  # plays in a walk down the search tree, at most
 
 assert (_GIVE, _HIGH, _LOW, _NOMINAL) == (GIVE, HIGH, LOW, NOMINAL)
 
@@ -830,6 +831,59 @@ cdef int INFER_TRIES = _bitsample.INFER_TRIES
 cdef int SAMPLE_TRIES = _montecarlo.SAMPLE_TRIES
 
 
+# -- the search tree of card play (``Playouts.search``) ---------------------
+#
+# One tree over the plays seen from the root (every play is public in
+# Joker), shared by all sampled deals: a node is a play after the plays of
+# its parents, whoever made it. Each sampled deal walks down the plays that
+# are legal on it, so a node also counts how often it was legal
+# (``avail``): information-set MCTS (Cowling, Powley and Whitehouse 2012,
+# single observer), every seat choosing by its own result.
+
+ctypedef struct Node:
+    int code  # the play that leads here
+    int mover  # the seat that made it
+    int child  # the first child, -1: none
+    int sibling  # the next child of the same parent, -1: none
+    double visits, avail
+    double total  # the mover's results summed over the visits
+
+
+ctypedef struct Tree:
+    Node* nodes
+    int n, capacity
+
+
+cdef int add_node(Tree* t, int parent, int code, int mover) noexcept nogil:
+    """A new child of ``parent`` (-1: the root); -1 when memory runs out."""
+    cdef Node* grown
+    cdef Node* node
+    cdef int capacity
+    if t.n == t.capacity:
+        capacity = 2 * t.capacity if t.capacity else 1024
+        grown = <Node*>realloc(t.nodes, capacity * sizeof(Node))
+        if grown == NULL:
+            return -1
+        t.nodes, t.capacity = grown, capacity
+    node = &t.nodes[t.n]
+    node.code, node.mover, node.child = code, mover, -1
+    node.visits = node.total = 0.0
+    node.avail = 1.0  # legal on the deal it was added on
+    node.sibling = -1
+    if parent >= 0:
+        node.sibling = t.nodes[parent].child
+        t.nodes[parent].child = t.n
+    t.n += 1
+    return t.n - 1
+
+
+cdef int child_of(Tree* t, int parent, int code) noexcept nogil:
+    cdef int c = t.nodes[parent].child
+    while c >= 0 and t.nodes[c].code != code:
+        c = t.nodes[c].sibling
+    return c
+
+
 cdef class Playouts:
     """``Playouts(sampler, seed)``: playouts of deals sampled as
     ``sampler`` (a ``DealSampler``) samples them, for the seat to move,
@@ -867,6 +921,8 @@ cdef class Playouts:
     # One deal's cards by place (the spare last), while it is dealt.
     cdef int places[MAX_SLOTS + 1][MAX_POOL]
     cdef int counts[MAX_SLOTS + 1]
+    # The search's results for the seat to move so far, for its spread.
+    cdef double sums, squares
 
     def __init__(self, sampler, uint64_t seed):
         cdef int s, i, n
@@ -1183,6 +1239,145 @@ cdef class Playouts:
         finally:
             free(pairs)
         return [totals[c] for c in range(n)], done
+
+    cdef int walk(
+        self, Tree* tree, Deal* d, int n, int solve, double exploration, double spread
+    ) noexcept nogil:
+        """One walk down ``tree`` on the deal ``d`` (a copy: it is played
+        on) and its result added to the nodes passed; -1 when memory runs
+        out. The root's ``n`` children are the candidates, each walked once
+        first; below them every legal play on this deal is a child."""
+        cdef int codes[MAX_LEGAL]
+        cdef int fresh[MAX_LEGAL]
+        cdef int path[MAX_DEPTH]
+        cdef double out[4]
+        cdef int k, i, c, node = -1, best, code, mover, depth = 0, untried
+        cdef double score, best_score
+        cdef Node* kid
+        while True:
+            if node < 0:
+                k = n
+                for i in range(n):
+                    codes[i] = tree.nodes[i].code
+                mover = self.seat
+            else:
+                k = legal_codes(d, codes)
+                mover = turn_of(d)
+            best, best_score, untried = -1, -INFINITY, 0
+            for i in range(k):
+                c = i if node < 0 else child_of(tree, node, codes[i])
+                if c < 0 or tree.nodes[c].visits == 0:
+                    fresh[untried] = codes[i] if c < 0 else -1 - c
+                    untried += 1
+                    continue
+                kid = &tree.nodes[c]
+                kid.avail += 1.0
+                score = kid.total / kid.visits + exploration * spread * sqrt(
+                    log(kid.avail) / kid.visits
+                )
+                if score > best_score:
+                    best, best_score = c, score
+            if untried:
+                # The autopilot's play first, else one at random.
+                code = autopilot_move(d)
+                for i in range(untried):
+                    c = fresh[i]
+                    if (c if c >= 0 else tree.nodes[-1 - c].code) == code:
+                        break
+                else:
+                    c = fresh[below(&self.rng, untried)]
+                if c >= 0:
+                    c = add_node(tree, node, c, mover)
+                    if c < 0:
+                        return -1
+                else:
+                    c = -1 - c
+                best = c
+            play(d, tree.nodes[best].code)
+            path[depth] = best
+            depth += 1
+            node = best
+            if (
+                untried
+                or d.done >= d.total
+                or d.total - d.done <= solve
+                or depth == MAX_DEPTH
+            ):
+                break
+        finish(&self.scoring, d, solve, self.seat, out)
+        for i in range(depth):
+            kid = &tree.nodes[path[i]]
+            kid.visits += 1.0
+            kid.total += out[kid.mover]
+        self.sums += out[self.seat]
+        self.squares += out[self.seat] * out[self.seat]
+        return 0
+
+    def search(
+        self,
+        candidates,
+        long deals,
+        timer=None,
+        double deadline=INFINITY,
+        int check_every=16,
+        int solve=0,
+        double exploration=1.0,
+        int walks=1,
+    ):
+        """Card play by a search tree (``Tree``) over up to ``deals``
+        sampled deals, ``walks`` walks down the tree on each (a deal costs
+        several walks to sample): each walk plays, at every node, the best
+        play by the upper confidence bound of the seat to move among the
+        plays legal on its deal (``exploration`` standard deviations of the
+        results seen, times the usual square root), adds the first play
+        not yet in the tree (the autopilot's if it is one), plays the rest
+        out as ``compare`` does (``solve``: the last tricks on open cards)
+        and adds every seat's result to the nodes it passed. The
+        candidates' visits and summed results, and the deals played."""
+        cdef int n = len(candidates), c, r
+        cdef long done = 0, walked = 0
+        cdef double spread, mean
+        cdef bint failed = False
+        cdef Deal deal, sim
+        cdef Tree tree
+        if not 0 < n <= MAX_LEGAL:
+            raise ValueError(f"between 1 and {MAX_LEGAL} candidates")
+        if check_every < 1 or walks < 1:
+            raise ValueError("check_every and walks must be at least 1")
+        if solve < 0:
+            raise ValueError("solve counts tricks: 0 or more")
+        tree.nodes, tree.n, tree.capacity = NULL, 0, 0
+        self.sums = self.squares = 0.0
+        try:
+            for c in range(n):
+                if add_node(&tree, -1, candidates[c], self.seat) < 0:
+                    raise MemoryError()
+            while done < deals and not failed:
+                if timer is not None and done % check_every == 0 and done:
+                    if timer() >= deadline:
+                        break
+                with nogil:
+                    self.sample(&deal)
+                    for r in range(walks):
+                        spread = 1.0
+                        if walked > 1:
+                            mean = self.sums / walked
+                            spread = sqrt(max(self.squares / walked - mean * mean, 0.0))
+                        sim = deal
+                        if self.walk(&tree, &sim, n, solve, exploration, spread + 1e-9) < 0:
+                            failed = True
+                            break
+                        walked += 1
+                done += 1
+            if failed:
+                raise MemoryError()
+            return (
+                [tree.nodes[c].visits for c in range(n)],
+                [tree.nodes[c].total for c in range(n)],
+                done,
+            )
+        finally:
+            free(tree.nodes)
 
 
 cdef double DECIDED_Z = 3.0

@@ -12,38 +12,43 @@ preferring the deals in which the bids already made fit their bidders'
 hands. The bot never reads another seat's cards or a face-down card.
 
 All of the search runs in the compiled core (``core.Playouts``), one call
-a move: it deals the sampled deals, plays each candidate move on every one
-of them, plays the rest out and scores it, in C, and reads the bot's clock
-every ``CHECK_EVERY`` deals. Python only works out what the seat knows
+a move: it deals the sampled deals, plays the candidate moves on them,
+plays the rest out and scores it, in C, and reads the bot's clock every
+``CHECK_EVERY`` deals. Python only works out what the seat knows
 (``DealSampler``) and the candidates.
 
 * **Trump**: every trump (the autopilot's choice first) on the same deals,
-  the bids in each deal the autopilot's.
+  the bids in each deal the autopilot's; the best mean result wins.
 * **Bids**: every allowed bid, the autopilot's first, on the same deals,
-  the later seats bidding as the autopilot would.
-* **Cards**: determinized search: every distinct legal card (two cards of
-  a suit with nothing live between them, or two jokers, are one move) on
-  each sampled deal, played out by the autopilot policy, the last tricks
-  played on open cards by every seat's best move (``SOLVE_TRICKS``).
+  the later seats bidding as the autopilot would; the best mean result
+  wins. In Japanese Joker (trump only: it has no bids) the comparison
+  stops once the best leads the next beyond doubt on their paired results.
+* **Cards**: a search tree over the plays from here (information-set
+  MCTS, ``Playouts.search``): the root's children are the distinct legal
+  cards (two cards of a suit with nothing live between them, or two
+  jokers, are one move); on each sampled deal, ``WALKS`` walks down the
+  tree, every seat choosing among the plays legal on that deal by its own
+  results so far and their upper confidence bound, a new play added to the
+  tree at the end of each walk (the autopilot's, when it is new) and the
+  rest played out by the autopilot policy, the last tricks on open cards by
+  every seat's best move (``SOLVE_TRICKS``). The play walked most wins.
   Sampled deals are preferred by how well they fit the bids made and,
   in the 4-player game, how likely the other seats' plays so far were on
-  them (``bitsample.PLAY_MISS``). The earlier tree search in Python was
-  about a flat search over the autopilot's playouts at the budgets it could
-  afford; with the core's ten times more deals, the flat search spends them
-  on the moves the bot is choosing between (docs/engine.md has the
-  measurements).
+  them (``bitsample.PLAY_MISS``). The tree replaced a flat search (every
+  candidate played out on every deal): level with it in the 4-player game
+  at equal CPU, ahead in Japanese Joker, where the flat search could not
+  use more time (docs/engine.md has the measurements).
 * **Results**: the trick difference in Japanese Joker; in the 4-player game
   each seat's deal score with what the deal does to the pulka's premium and
   deductions, as expected values (``results.Premiums``), less a third of the
   other seats' mean.
 
-The best mean result wins; in Japanese Joker the search also stops once
-the best move leads the next beyond doubt on their paired results. The
-bot stops a margin before its budget (on ``timer``: wall time by default,
-the benchmarks pass CPU time). The time each move took is in ``thinking``
-(seconds, one entry per ``choose``), the deals it sampled for it in
-``iterations`` and the playouts it ran on them (a deal played out once per
-candidate) in ``playouts``.
+The bot stops a margin before its budget (on ``timer``: wall time by
+default, the benchmarks pass CPU time). The time each move took is in
+``thinking`` (seconds, one entry per ``choose``), the deals it sampled for
+it in ``iterations`` and the playouts it ran on them in ``playouts`` (a
+deal played out once per candidate at a trump or a bid, a walk down the
+tree at a card).
 """
 
 from __future__ import annotations
@@ -62,20 +67,26 @@ from .bits import play_code, play_of, trump_index
 from .bitsample import DealSampler
 from .core import Playouts
 
-# Thinking budget per move, in seconds of the bot's timer (docs/engine.md
-# has the measurements): normal at a tenth of the earlier Python bot's
-# 0.25 s, which samples ten times its deals; strong ten times normal's;
-# easy about as many deals as the earlier easy level sampled.
-LEVELS = {"easy": 0.002, "normal": 0.025, "strong": 0.25}
+# Thinking budget per move, in seconds of the bot's timer, by level and
+# game (docs/engine.md has the measurements). Normal is under a tenth of
+# the CPU the earlier Python bot used a move (213 ms in the 4-player game,
+# 66 ms in Japanese Joker, on bot_strength's deal sets); strong ten times
+# normal's; easy about as many deals as the earlier easy level sampled.
+LEVELS = {
+    "easy": {"classic": 0.002, "japanese": 0.002},
+    "normal": {"classic": 0.02, "japanese": 0.0065},
+    "strong": {"classic": 0.2, "japanese": 0.065},
+}
 DEFAULT_LEVEL = "normal"
 DECK_SET = frozenset(DECK)
 # Kept back from the budget for choosing and returning the move: a share
 # of it, and at least MARGIN seconds.
 MARGIN = 0.0003
 MARGIN_SHARE = 0.05
-# Deals between two readings of the clock (each deal is one playout per
-# candidate, a few microseconds each); every deal when the playouts solve
-# their last tricks, a deal then costing up to half a millisecond.
+# Deals between two readings of the clock: each deal is a few
+# microseconds to sample and WALKS walks down the search tree, or one
+# playout per candidate, of a microsecond or two each; a walk that solves
+# its last tricks may cost up to half a millisecond, so then every deal.
 CHECK_EVERY = 8
 CHECK_EVERY_SOLVING = 1
 # The playouts of card play solve their last SOLVE_TRICKS tricks on open
@@ -90,11 +101,20 @@ CHECK_EVERY_SOLVING = 1
 # a 9-card deal costs fifty playouts).
 SOLVE_TRICKS = {"classic": 2, "japanese": 3}
 SOLVE_FROM = {"classic": 2, "japanese": 18}
+# The search tree of card play (``Playouts.search``): walks down the tree
+# on each sampled deal, a deal costing several walks to sample, and the
+# exploration, in standard deviations of the results seen. Against the
+# earlier flat search on the same 100 duplicate deal sets of the 4-player
+# game at 25 ms: one walk a deal -3.3 points a deal, eight +3.3; eight
+# with exploration 0.5 -5.5, 2.0 +0.8 (docs/engine.md).
+WALKS = 8
+EXPLORATION = 1.0
 
 
 class IsmctsBot:
     """A budgeted practice bot; ``level`` is ``easy``, ``normal`` or
-    ``strong``, or ``budget`` gives the seconds per move directly.
+    ``strong`` (its budget a move by game, ``LEVELS``), or ``budget`` gives
+    the seconds per move directly, whatever the game.
 
     ``max_iterations`` caps the deals sampled a move as well (for tests
     that want reproducible moves); ``rng`` makes the bot reproducible.
@@ -108,11 +128,9 @@ class IsmctsBot:
         max_iterations: int | None = None,
         timer: Callable[[], float] = time.perf_counter,
     ) -> None:
-        if budget is None:
-            if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r}: one of {list(LEVELS)}")
-            budget = LEVELS[level]
-        if budget <= 0:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}: one of {list(LEVELS)}")
+        if budget is not None and budget <= 0:
             raise ValueError("the budget must be positive")
         self.level = level
         self.budget = budget
@@ -128,6 +146,12 @@ class IsmctsBot:
     ) -> Action:
         return self.choose(state, deal_actions)
 
+    def budget_for(self, state: State) -> float:
+        """The seconds this bot thinks a move in ``state``'s game."""
+        if self.budget is not None:
+            return self.budget
+        return LEVELS[self.level]["japanese" if state.rules.is_japanese else "classic"]
+
     def choose(
         self, state: State, deal_actions: Sequence[Action] | None = None
     ) -> Action:
@@ -136,7 +160,8 @@ class IsmctsBot:
         actions = legal_actions(state)
         if not actions:
             raise ValueError("no seat is to move in this state")
-        deadline = start + self.budget - max(MARGIN, MARGIN_SHARE * self.budget)
+        budget = self.budget_for(state)
+        deadline = start + budget - max(MARGIN, MARGIN_SHARE * budget)
         search = _Search(self, state, deal_actions, deadline)
         action: Action
         if len(actions) == 1:
@@ -185,12 +210,7 @@ class _Search:
             self._sampler = DealSampler(self.state, self.deal_actions)
         return self._sampler
 
-    def best(
-        self,
-        kind: Literal["trump", "bid", "card"],
-        candidates: list[int],
-        solve: int = 0,
-    ) -> int:
+    def best(self, kind: Literal["trump", "bid"], candidates: list[int]) -> int:
         """The candidate with the best mean result; the first (the first
         guess) without a single deal in time. Japanese Joker stops once the
         best is clearly ahead; the 4-player game's deal scores hang on rare
@@ -205,15 +225,41 @@ class _Search:
             cap,
             timer=bot.timer,
             deadline=self.deadline,
-            check_every=CHECK_EVERY_SOLVING if solve else CHECK_EVERY,
+            check_every=CHECK_EVERY,
             stop_early=self.japanese,
-            solve=solve,
         )
         self.deals += deals
         self.playouts += deals * len(candidates)
         if not deals:
             return candidates[0]
         return candidates[max(range(len(candidates)), key=totals.__getitem__)]
+
+    def searched(self, candidates: list[int], solve: int) -> int:
+        """The candidate play the search tree visited most (ties: the best
+        mean result); the first without a single deal in time."""
+        bot = self.bot
+        cap = bot.max_iterations if bot.max_iterations is not None else 1 << 40
+        playouts = Playouts(self.sampler, bot.rng.getrandbits(64))
+        visits, totals, deals = playouts.search(
+            candidates,
+            cap,
+            timer=bot.timer,
+            deadline=self.deadline,
+            check_every=CHECK_EVERY_SOLVING if solve else CHECK_EVERY,
+            solve=solve,
+            exploration=EXPLORATION,
+            walks=WALKS,
+        )
+        self.deals += deals
+        self.playouts += round(sum(visits))
+        if not deals:
+            return candidates[0]
+        return candidates[
+            max(
+                range(len(candidates)),
+                key=lambda c: (visits[c], totals[c] / visits[c] if visits[c] else 0),
+            )
+        ]
 
     def trump(self) -> Action:
         """Every trump (the autopilot's choice first) on the same deals, the
@@ -236,9 +282,8 @@ class _Search:
         return Bid(self.seat, self.best("bid", allowed))
 
     def card(self, actions: list[PlayCard]) -> Action:
-        """Determinized search: every distinct legal card on each sampled
-        deal, played out by the autopilot policy (the last tricks solved on
-        open cards, see ``SOLVE_TRICKS``)."""
+        """The search tree over the distinct legal cards (the last tricks
+        solved on open cards, see ``SOLVE_TRICKS``)."""
         state = self.state
         actions = _distinct_plays(state, actions, self.sampler.gone)
         if len(actions) == 1:
@@ -250,7 +295,7 @@ class _Search:
         template = self.sampler.template
         left = template.total - template.done
         solve = SOLVE_TRICKS[game] if left <= SOLVE_FROM[game] else 0
-        return play_of(self.seat, self.best("card", codes, solve))
+        return play_of(self.seat, self.searched(codes, solve))
 
 
 def _distinct_plays(

@@ -64,9 +64,13 @@ def test_even_a_bot_out_of_time_at_once_tries_one_deal():
     assert bot.samples_used == 1
 
 
-def test_the_levels_are_ever_stronger_budgets():
-    easy, normal, strong = (thinking.LEVELS[k] for k in ("easy", "practice", "strong"))
-    assert easy < normal == 1 < strong
+@pytest.mark.parametrize("japanese", [False, True])
+def test_the_levels_are_ever_stronger_budgets(japanese):
+    easy, normal, strong = (
+        thinking.budget_share(kind, japanese) for kind in ("easy", "practice", "strong")
+    )
+    assert easy < normal < strong
+    assert normal == 1 or japanese
     assert not thinking.thinks("autopilot") and not thinking.thinks("")
 
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from joker import make_rules
+from joker import legal_actions, make_rules
+from joker.bots.bits import play_code
 from joker.bots.bitsample import DealSampler
 from joker.bots.check_core import PROFILES, check_position, positions
 from joker.bots.core import Playouts, random_deals
@@ -76,6 +77,55 @@ def test_a_batch_of_playouts_is_reproducible_and_stops_on_its_clock(name):
     assert (deals, len(readings)) == (10, 1)
 
 
+def a_choice_of_cards(rules, seed):
+    """A position of card play with at least three distinct cards to choose
+    from, its sampler and the candidates' play codes."""
+    for state, deal_actions in positions(rules, random.Random(seed), deals=3):
+        if state.phase != PLAY:
+            continue
+        sampler = DealSampler(state, deal_actions)
+        codes = sorted({play_code(a) for a in legal_actions(state)})
+        if len(codes) >= 3:
+            return sampler, codes
+    raise AssertionError("no position with three cards to choose from")
+
+
+@pytest.mark.parametrize("name", ["club", "japanese"])
+def test_a_search_walks_each_deal_as_told_and_stops_on_its_clock(name):
+    sampler, codes = a_choice_of_cards(make_rules(*PROFILES[name]), 4)
+    visits, totals, deals = Playouts(sampler, 7).search(codes, 50, walks=3)
+    # Every walk passes exactly one of the root's children.
+    assert (deals, sum(visits)) == (50, 150)
+    assert min(visits) >= 1
+    assert Playouts(sampler, 7).search(codes, 50, walks=3) == (visits, totals, deals)
+    readings = []
+
+    def timer():
+        readings.append(1)
+        return 1.0
+
+    _, _, deals = Playouts(sampler, 7).search(
+        codes, 300, timer=timer, deadline=0.5, check_every=10
+    )
+    assert (deals, len(readings)) == (10, 1)
+
+
+@pytest.mark.parametrize("name", ["club", "japanese"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_search_walks_most_the_play_that_does_best(name, seed):
+    """The upper confidence bound spends the walks on the candidate whose
+    results are best: after many walks the most walked candidate's mean is
+    the best mean, within a small share of the results' range."""
+    sampler, codes = a_choice_of_cards(make_rules(*PROFILES[name]), seed)
+    visits, totals, _ = Playouts(sampler, 11).search(codes, 1500, walks=4)
+    means = [t / v for t, v in zip(totals, visits, strict=True)]
+    most = max(range(len(codes)), key=visits.__getitem__)
+    spread = max(means) - min(means)
+    assert means[most] >= max(means) - 0.05 * spread
+    # And it does not walk every candidate alike.
+    assert visits[most] > 2 * sum(visits) / len(codes)
+
+
 def test_bad_batches_are_refused():
     rules = make_rules(*PROFILES["club"])
     state, deal_actions = next(
@@ -90,6 +140,10 @@ def test_bad_batches_are_refused():
         playouts.compare("none", [0], 10, check_every=0)
     with pytest.raises(KeyError):
         playouts.compare("cards", [0], 10)
+    with pytest.raises(ValueError, match="candidates"):
+        playouts.search([], 10)
+    with pytest.raises(ValueError, match="walks"):
+        playouts.search([0], 10, walks=0)
 
 
 @pytest.mark.parametrize("name", PROFILES)

@@ -129,10 +129,16 @@ def test_playouts_are_the_deals_times_the_candidates():
     assert bot.playouts == [7 * len(legal_actions(state))]
 
 
-def test_levels_are_budgets():
+@pytest.mark.parametrize("profile", ["georgian-club", "japanese"])
+def test_levels_are_budgets_by_game(profile):
     assert list(LEVELS) == ["easy", "normal", "strong"]
-    assert LEVELS["easy"] < LEVELS["normal"] < LEVELS["strong"]
-    assert IsmctsBot("strong").budget == LEVELS["strong"]
+    rules = make_rules(profile, {})
+    game = "japanese" if rules.is_japanese else "classic"
+    assert LEVELS["easy"][game] < LEVELS["normal"][game] < LEVELS["strong"][game]
+    state = new_game(rules, first_dealer=0)
+    assert IsmctsBot("strong").budget_for(state) == LEVELS["strong"][game]
+    # A budget given outright is the same in every game.
+    assert IsmctsBot(budget=0.03).budget_for(state) == 0.03
     with pytest.raises(ValueError):
         IsmctsBot("grandmaster")
 
