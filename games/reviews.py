@@ -19,6 +19,7 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import selectors
@@ -99,6 +100,11 @@ def make(game_id: int) -> str:
         reviews = [
             review_game(record, n, deals=deals, seed=game_id).to_json() for n in numbers
         ]
+    except (OperationalError, InterfaceError):
+        # The database out of reach is no fault of the review: the task is
+        # run again (the site's task class, config.task_retries) and finds
+        # the review not done.
+        raise
     except Exception as error:
         logger.exception("review of game %s failed", game_id)
         review.status = GameReview.Status.FAILED
