@@ -332,21 +332,39 @@ def _signal_and_wait(pid: int | None, signum: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+class Terminated(Exception):
+    """SIGTERM arrived: leave the servers' block as Ctrl-C would."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated
+
+
 def main(argv: list[str]) -> int:
     """Run a command with the embedded servers up; with none, keep them up
-    until interrupted."""
+    until interrupted (Ctrl-C, or SIGTERM as a service manager sends it:
+    either stops the servers this process started, and the command)."""
     logging.basicConfig(level=logging.INFO, format="embedded | %(message)s")
     logging.getLogger("pgserver").setLevel(logging.WARNING)  # every command
-    with EmbeddedServices() as services:
-        if services.used:
-            print(f"embedded | up: {', '.join(services.used)} (data in {VAR_DIR})")
-        if argv:
-            return subprocess.run(argv).returncode
-        print("embedded | Ctrl-C stops them")
-        try:
-            signal.pause()
-        except KeyboardInterrupt:
-            pass
+    # SIGTERM's default would end the process at once, the servers left up.
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with EmbeddedServices() as services:
+            if services.used:
+                print(
+                    f"embedded | up: {', '.join(services.used)} (data in {VAR_DIR})",
+                    flush=True,
+                )
+            if argv:
+                # On SIGTERM, subprocess.run kills the command before leaving.
+                return subprocess.run(argv).returncode
+            print("embedded | Ctrl-C stops them", flush=True)
+            try:
+                signal.pause()
+            except KeyboardInterrupt:
+                pass
+    except Terminated:
+        return 128 + signal.SIGTERM
     return 0
 
 

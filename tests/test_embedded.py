@@ -123,3 +123,34 @@ def test_a_set_variable_leaves_that_server_alone():
     services = EmbeddedServices({"DATABASE_URL": "postgres://x/y"})
     assert services.used == ["redis"]
     assert EmbeddedServices({"DATABASE_URL": "a", "REDIS_URL": "b"}).used == []
+
+
+@pytest.mark.servers
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("command", [[], ["sleep", "600"]], ids=["alone", "command"])
+def test_sigterm_stops_the_servers_it_started(tmp_path, command):
+    """`python -m config.embedded` (what `make services` runs) stopped as a
+    service manager stops it, with SIGTERM, stops its servers too: alone,
+    and while it runs a command, which is stopped with it."""
+    var = tmp_path / "var"
+    env = {**os.environ, "PYTHONPATH": str(BASE_DIR), "PULKA_VAR_DIR": str(var)}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "config.embedded", *command],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=BASE_DIR,
+    )
+    try:
+        assert "up: postgres, redis" in proc.stdout.readline()
+        if not command:
+            assert "stops them" in proc.stdout.readline()
+        assert postgres_up(var) and redis_up(var)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        assert wait_down(var), "SIGTERM left the embedded servers running"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
