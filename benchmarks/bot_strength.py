@@ -36,7 +36,8 @@ Match-ups (``--only`` picks some):
   mean CPU so far, in that process);
 * ``{classic,japanese}-iterations``: the two at equal playouts a move:
   ours samples ``ITERATION_DEALS`` deals a move whatever the time they
-  take, and plays each out once per candidate (``IsmctsBot.playouts``);
+  take, walking its search tree 8 times on each at a card, playing each
+  out once per candidate at a trump or bid (``IsmctsBot.playouts``);
   the peer's simulations a move (one sampled deal and one leaf playout
   each) are set to our mean playouts a move so far. At our 25 ms budget
   the peer would need seconds a move for as many playouts, hence the fixed
