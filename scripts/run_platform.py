@@ -57,7 +57,7 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
         "beat": [
             python, "-m", "celery", "-A", "config", "beat",
             "--loglevel", "INFO",
-            "--scheduler", "django_celery_beat.schedulers:DatabaseScheduler",
+            "--scheduler", "config.beat:OneBeatScheduler",
         ],
         # Deal reviews: a worker of their own, at the lowest CPU priority.
         "reviews": [python, "-m", "config.review_worker"],

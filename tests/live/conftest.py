@@ -167,7 +167,7 @@ def beat(live_env, log_dir, worker):
     cmd = [
         sys.executable, "-m", "celery", "-A", "config", "beat",
         "--loglevel", "INFO",
-        "--scheduler", "django_celery_beat.schedulers:DatabaseScheduler",
+        "--scheduler", "config.beat:OneBeatScheduler",
         "--max-interval", "1",
     ]  # fmt: skip
     process = start("beat", cmd, live_env, log_dir)

@@ -148,7 +148,7 @@ def test_web_worker_and_beat_together_hold_no_more_than_their_pools(
                 "--max-interval",
                 "1",
                 "--scheduler",
-                "django_celery_beat.schedulers:DatabaseScheduler",
+                "config.beat:OneBeatScheduler",
             ],  # fmt: skip
             env,
             log_dir,
