@@ -11,7 +11,7 @@ Included by ``config.api``, so the URL names live in the ``api`` namespace.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -46,10 +46,7 @@ def visible_games(user) -> QuerySet[Game]:
     games = Game.objects.select_related("table").prefetch_related(
         Prefetch("table__seats", queryset=seats)
     )
-    if user is not None and user.is_authenticated:
-        mine = Seat.objects.filter(user=user).values("table_id")
-        return games.filter(Q(table__is_private=False) | Q(table_id__in=mine))
-    return games.filter(table__is_private=False)
+    return games.filter(selectors.visible_to(user))
 
 
 def filter_games(games: QuerySet[Game], filters: dict) -> QuerySet[Game]:
