@@ -26,6 +26,8 @@ def statistics(context, player):
                 "label": CATEGORIES[row["category"]].label,
                 "japanese": row["category"] == "japanese",
                 "chart": chart,
+                # The chart's own count takes its first value for a "before".
+                "reviewed_games": len(trend),
             }
         )
     return {"categories": shown}
