@@ -6,6 +6,8 @@ review only."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.cache import cache
 from django.test import override_settings
@@ -13,7 +15,7 @@ from django.test import override_settings
 from games.models import Game, GameReview
 from joker.review import version
 from tests.factories import UserFactory
-from tests.games.helpers import play_out
+from tests.games.helpers import play_out, snapshot
 from tests.games.test_reviews import sent_reviews, url
 from tests.games.test_table_pages import embedded_json, japanese_game
 from tests.test_documented_errors import documented_codes
@@ -168,3 +170,11 @@ def test_the_table_page_of_a_game_being_played_shows_no_review(client, player):
     client.force_login(player)
     page = client.get(f"/tables/{game.table_id}/").content.decode()
     assert "review" not in page.lower()
+
+
+def test_the_socket_of_a_game_being_played_carries_no_review(player):
+    game = japanese_game(player)
+    # As if a review had been queued early: nothing of it reaches a seat.
+    GameReview.objects.create(game=game)
+    for seat in (0, None):
+        assert "review" not in json.dumps(snapshot(game, seat)).lower()
