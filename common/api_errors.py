@@ -97,9 +97,17 @@ API_ERRORS: dict[str, tuple[int, str]] = {
     "game_not_finished": (
         409,
         "rematch: the game is being played, or was called off or annulled; "
-        "review: the game is being played",
+        "review: the game is being played (or asked to be made again)",
     ),
-    "not_a_player": (409, "rematch: you had no seat at the game"),
+    "not_a_player": (
+        409,
+        "rematch, a review made again: you had no seat at the game",
+    ),
+    "review_current": (
+        409,
+        "review: made again only when it failed or is out of date; it is "
+        "queued, being made, or made by the current version",
+    ),
     "tournament_game": (409, "rematch: a tournament's games are not played again"),
     "rematch_agreed": (409, "rematch: you have agreed already"),
     "rematch_made": (409, "rematch: made already, its table is open"),

@@ -147,6 +147,7 @@ urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
     path("", include("ratings.api")),
     path("", include("games.api")),
+    path("", include("games.statistics_api")),
     path("", include("chat.api")),
     path("wallet/", include("coins.api")),
     path("pools/", include("matchmaking.api")),

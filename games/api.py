@@ -10,7 +10,8 @@ Included by ``config.api``, so the URL names live in the ``api`` namespace.
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.conf import settings
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -19,9 +20,10 @@ from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 
 from common.api_errors import ErrorSerializer, refusal_serializer
-from games import selectors
+from games import reviews, selectors
 from games.models import Game, GameReview, Seat
 from games.serializers import (
     GameDetailSerializer,
@@ -44,10 +46,7 @@ def visible_games(user) -> QuerySet[Game]:
     games = Game.objects.select_related("table").prefetch_related(
         Prefetch("table__seats", queryset=seats)
     )
-    if user is not None and user.is_authenticated:
-        mine = Seat.objects.filter(user=user).values("table_id")
-        return games.filter(Q(table__is_private=False) | Q(table_id__in=mine))
-    return games.filter(table__is_private=False)
+    return games.filter(selectors.visible_to(user))
 
 
 def filter_games(games: QuerySet[Game], filters: dict) -> QuerySet[Game]:
@@ -159,32 +158,52 @@ class GameReviewSerializer(serializers.ModelSerializer):
 
 
 ReviewRefusal = refusal_serializer("GameReviewRefusal", ["game_not_finished"])
-
-
-@extend_schema(
-    parameters=[GAME_ID],
-    responses={
-        200: GameReviewSerializer,
-        404: OpenApiResponse(
-            ErrorSerializer,
-            description="No such game, or it has no review (called off, "
-            "annulled before its end, or played by bots only).",
-        ),
-        409: ReviewRefusal,
-    },
+ReviewRequestRefusal = refusal_serializer(
+    "GameReviewRequestRefusal",
+    ["game_not_finished", "not_a_player", "review_current"],
 )
+NO_REVIEW = OpenApiResponse(
+    ErrorSerializer,
+    description="No such game, or it has no review (called off, annulled "
+    "before its end, or played by bots only).",
+)
+
+
+class ReviewRequestThrottle(UserRateThrottle):
+    """Each request makes the reviews' worker review a whole game again."""
+
+    scope = "review_request"
+
+    def get_rate(self) -> str:
+        # Read at each request, not when the class is made, so that a
+        # setting changed later (a test's) is the one applied.
+        return settings.REVIEW_REQUEST_RATE
+
+
+@extend_schema(parameters=[GAME_ID])
 class GameReviewView(generics.GenericAPIView):
     """A finished game's deal review (docs/review.md): every decision of
     each seat a person held, judged from what that seat knew. Made in the
     background after the game: ``status`` says whether it is done yet. A
     game being played has no review: 409 (``game_not_finished``)."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = GameReviewSerializer
 
     def get_queryset(self):
         return visible_games(self.request.user)
 
+    def get_throttles(self):
+        throttles = super().get_throttles()
+        # No request when the schema's checks make the view bare.
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            throttles.append(ReviewRequestThrottle())
+        return throttles
+
+    @extend_schema(
+        responses={200: GameReviewSerializer, 404: NO_REVIEW, 409: ReviewRefusal}
+    )
     def get(self, request: Request, pk: int) -> Response:
         game = self.get_object()
         if game.status == Game.Status.PLAYING:
@@ -193,6 +212,32 @@ class GameReviewView(generics.GenericAPIView):
         if review is None:
             raise Http404("this game has no review")
         return Response(GameReviewSerializer(review).data)
+
+    @extend_schema(
+        request=None,
+        responses={
+            202: GameReviewSerializer,
+            404: NO_REVIEW,
+            409: ReviewRequestRefusal,
+            429: OpenApiResponse(
+                ErrorSerializer,
+                description="Asked too often (``API_THROTTLE_REVIEW_REQUEST``, "
+                "six an hour by default): ``Retry-After`` says when to ask "
+                "again.",
+            ),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Have the review made again, for the game's players and staff:
+        only when it failed or was made by another version of the review
+        and its bot (``version`` differs from the site's). It is queued
+        (202) and made in the background; ask for it with ``GET``."""
+        game = self.get_object()
+        try:
+            review = reviews.request_again(game=game, user=request.user)
+        except GameReview.DoesNotExist:
+            raise Http404("this game has no review") from None
+        return Response(GameReviewSerializer(review).data, status=202)
 
 
 class RematchSerializer(serializers.Serializer):

@@ -22,9 +22,11 @@ from django.db import transaction
 from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 
+from common.errors import NotAllowed
 from games import selectors
 from games.ended import GameEnded
 from games.models import Game, GameReview, Seat
+from games.services.rematch import GameNotFinished, NotAPlayer
 from joker.review import review_game, version
 
 logger = logging.getLogger(__name__)
@@ -34,6 +36,48 @@ TASK = "games.tasks.review"
 # lost: the broker was out of reach, or was restarted empty).
 RESEND_AFTER = timedelta(minutes=10)
 RESEND_AT_MOST = 100
+
+
+class ReviewCurrent(NotAllowed):
+    """Made again only when it can come out otherwise: a review done by the
+    current version, or one queued or running, is left as it is."""
+
+    code = "review_current"
+
+
+def out_of_date(review: GameReview) -> bool:
+    """Done by another version of the review or the bot (docs/review.md)."""
+    return review.status == GameReview.Status.DONE and review.version != version()
+
+
+def may_request(game: Game, user) -> bool:
+    """The game's players and staff may have its review made again."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return Seat.objects.filter(table_id=game.table_id, user=user).exists()
+
+
+def request_again(*, game: Game, user) -> GameReview:
+    """Queue a finished game's review again, for one of its players or
+    staff, when it is out of date or failed; the task is sent once the
+    queueing commits. Raises ``GameNotFinished`` for a game being played,
+    ``NotAPlayer`` and ``ReviewCurrent``; ``GameReview.DoesNotExist`` when
+    the game has none (called off, bots only)."""
+    if game.status == Game.Status.PLAYING:
+        raise GameNotFinished("the game is being played: no review until it ends")
+    if not may_request(game, user):
+        raise NotAPlayer("only the game's players may have its review made again")
+    with transaction.atomic():
+        review = GameReview.objects.select_for_update().get(game_id=game.pk)
+        if not (review.status == GameReview.Status.FAILED or out_of_date(review)):
+            raise ReviewCurrent("the review is queued, running or up to date")
+        review.status = GameReview.Status.QUEUED
+        review.error = ""
+        review.save(update_fields=["status", "error", "updated_at"])
+        transaction.on_commit(lambda: send(game.pk))
+    return review
 
 
 def queue_on_end(event: GameEnded) -> None:

@@ -155,6 +155,16 @@ def reveal(game: Game) -> list[dict]:
     ]
 
 
+def visible_to(user) -> Q:
+    """The games ``user`` (anonymous: None or AnonymousUser) may see, their
+    replays, records, reviews and what is counted from them: public
+    tables', and private ones' to their players."""
+    if user is not None and user.is_authenticated:
+        mine = Seat.objects.filter(user=user).values("table_id")
+        return Q(table__is_private=False) | Q(table_id__in=mine)
+    return Q(table__is_private=False)
+
+
 def game_record(game: Game) -> dict:
     """The record (RECORD.md) of a game that is over, with each deal's
     commitment and salt: whoever holds it can check that no deal was changed

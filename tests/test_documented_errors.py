@@ -16,8 +16,9 @@ from rest_framework.authtoken.models import Token
 
 from common.api_errors import API_ERRORS
 from games import services
-from games.models import Game
+from games.models import Game, GameReview
 from games.services import tables as table_services
+from joker.review import version
 from social.errors import FRIEND_REQUESTS_A_PAIR_PER_DAY, INVITATIONS_PER_MINUTE
 from social.services import block_create
 from tests.factories import UserFactory
@@ -234,6 +235,14 @@ def finished_match():
     return game, users
 
 
+def review_of_the_current_version_asked_again():
+    game, users = finished_match()
+    GameReview.objects.update_or_create(
+        game=game, defaults={"status": GameReview.Status.DONE, "version": version()}
+    )
+    return signed_in(users[0]).post(f"/api/v1/games/{game.pk}/review/")
+
+
 def rematch(game, user=None, method="post"):
     token, _ = Token.objects.get_or_create(user=user or UserFactory())
     client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
@@ -332,6 +341,7 @@ PRODUCERS = {
     "rematch_made": rematch_made_already,
     "no_offer": lambda: rematch(*finished_match_and_player(), method="delete"),
     "rematch_refused": rematch_refused,
+    "review_current": review_of_the_current_version_asked_again,
 }
 
 

@@ -290,6 +290,9 @@ CELERY_IMPORTS = ["config.tasks"]
 REVIEW_QUEUE = "reviews"
 # Sampled deals a decision is judged on; None: joker.review's default.
 REVIEW_DEALS: int | None = None
+# A player's requests to make an out-of-date or failed review again (each
+# costs the reviews' worker a whole game): DRF's rate notation.
+REVIEW_REQUEST_RATE = env("API_THROTTLE_REVIEW_REQUEST", default="6/hour")
 CELERY_TASK_ROUTES = {"games.tasks.review": {"queue": REVIEW_QUEUE}}
 
 # REST API

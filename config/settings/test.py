@@ -96,6 +96,8 @@ CELERY_TASK_DEFAULT_QUEUE = "pulka-test"
 REVIEW_QUEUE = "pulka-test-reviews"
 # Reviews made in tests judge their decisions on few deals, to be quick.
 REVIEW_DEALS = 100
+# Generous, as the other rates here; the throttle's test sets its own.
+REVIEW_REQUEST_RATE = "10000/minute"
 CELERY_TASK_ROUTES = {"games.tasks.review": {"queue": REVIEW_QUEUE}}
 
 # Serve static files from the finders, as in development; there is no

@@ -16,6 +16,7 @@ from games import fairness, selectors
 from games.glossary import page_glossary
 from games.models import Game, Seat, Table
 from games.views import lobby
+from games.views.review_config import review_config
 from games.views.seat_ratings import ratings_for, seat_rating, table_category
 from joker.record import replay, result_json
 from ratings.models import UnratedReason
@@ -198,6 +199,7 @@ def game_replay(request, game_id: int):
                 "rules": _rules_json(game.table),
                 "table_url": reverse("games:table", args=[game.table_id]),
                 "record_url": reverse("games:record", args=[game.pk]),
+                "review": review_config(game, seats, request.user),
             },
         },
     )

@@ -174,6 +174,10 @@ def seed(read_db) -> dict:
         game = Game.objects.filter(
             table__seats__user=nino, status=Game.Status.FINISHED
         ).first()
+        # The replay shows its review done, as the reviews' worker stores it
+        # (at a small depth, to be quick), and the player page its
+        # statistics.
+        store_review(game)
         return {
             "table": table.pk,
             "invite_code": private.invite_code,
@@ -183,6 +187,27 @@ def seed(read_db) -> dict:
         }
 
     return read_db(create)
+
+
+def store_review(game) -> None:
+    from games import selectors
+    from games.models import GameReview, Seat
+    from joker.review import review_game, version
+
+    record = selectors.game_record(game)
+    people = Seat.objects.filter(table_id=game.table_id, user__isnull=False)
+    seats = [
+        review_game(record, number, deals=20, seed=game.pk).to_json()
+        for number in sorted(people.values_list("number", flat=True))
+    ]
+    GameReview.objects.update_or_create(
+        game=game,
+        defaults={
+            "status": GameReview.Status.DONE,
+            "version": version(),
+            "data": {"seats": seats},
+        },
+    )
 
 
 def page_urls(values: dict, signed_in: bool) -> list[str]:
@@ -295,6 +320,9 @@ def look_at(page, url: str, label: str, faults: dict) -> None:
     page.wait_for_load_state("load")
     if page.locator("#live #conn").count() and "signed in" in label:
         page.locator("#conn[data-state='online']").wait_for()
+    if page.locator("#review-body").count():
+        # The review panel, drawn from the API's answer.
+        page.locator("#review-next-mistake").wait_for()
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": HEIGHT})
         # Let a layout that answers the width (a resize listener) settle.

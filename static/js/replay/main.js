@@ -11,6 +11,7 @@ import { ReplayControls } from "./controls.js";
 import { describeStep, positionText } from "./describe.js";
 import { checkRecordDeals } from "./fairness.js";
 import { ReplayFelt } from "./felt.js";
+import { ReviewPanel } from "./review_panel.js";
 import { clampIndex, dealStepIndex, indexOfHash, positionHash } from "./navigation.js";
 import { sheetAt } from "./sheet.js";
 import { openReplay, stateAt } from "./steps.js";
@@ -39,7 +40,15 @@ let index = indexOfHash(positions, window.location.hash) ?? 0;
 function go(to) {
   index = clampIndex(positions, to);
   render();
+if (review) review.load();
 }
+
+// A finished game's review, when it has one (games/views/review_config.py).
+const reviewNode = byId("review-body");
+const review =
+  config.review && reviewNode
+    ? new ReviewPanel(reviewNode, config.review, ({ d, k }) => go(positions.findIndex((p) => p.d === d && p.k === k)))
+    : null;
 
 const controls = new ReplayControls(
   {
@@ -68,8 +77,10 @@ function render() {
   positionNode.textContent = positionText(replay, state);
   controls.render({ atStart: index === 0, atEnd });
   renderSheet(sheetNode, sheetAt(replay, state, { names, atEnd }));
+  if (review) review.show(position);
   const hash = positionHash(position);
   if (window.location.hash !== hash) window.history.replaceState(null, "", hash);
 }
 
 render();
+if (review) review.load();
