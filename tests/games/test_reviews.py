@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from celery import current_app
 from django.conf import settings
+from django.urls import reverse
 
 from games import reviews, selectors
 from games.models import Game, GameReview
@@ -124,3 +125,13 @@ def test_the_review_task_goes_to_the_reviews_queue():
     assert current_app.amqp.router.route({}, "games.tasks.sweep")["queue"].name != (
         settings.REVIEW_QUEUE
     )
+
+
+def test_the_result_on_the_table_page_links_to_the_review(client):
+    """The player reaches the review from the game's result, as from the
+    replay: a link to the replay page's review section."""
+    user = UserFactory()
+    game = japanese_game(user)
+    client.force_login(user)
+    content = client.get(reverse("games:table", args=[game.table_id])).content.decode()
+    assert f'href="{reverse("games:replay", args=[game.pk])}#review"' in content
