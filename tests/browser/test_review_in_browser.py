@@ -228,3 +228,41 @@ def test_an_out_of_date_review_is_made_again_on_request(page, read_db):
 
     assert read_db(status) == "queued"
     assert page.js_errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_games_result_opens_the_review_in_view(page, read_db):
+    """ "Review my play" on the game's result opens the replay page with the
+    review in view, and stepping through the replay asks for the review
+    no more (it was asked for once)."""
+
+    def made():
+        from tests.factories import UserFactory
+
+        user = UserFactory()
+        game = played_at_random(user, seed=4)
+        store_review(game)
+        return user.username, game.pk, game.table_id
+
+    username, game_id, table_id = read_db(made)
+    log_in(page, username)
+    asked = []
+    page.on(
+        "request",
+        lambda request: (
+            asked.append(request.url) if "/review/" in request.url else None
+        ),
+    )
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#result-review").click()
+    page.wait_for_url(f"**/games/{game_id}/replay/**")
+    page.locator("#review-next-mistake").wait_for()
+    top = page.evaluate(
+        "() => document.querySelector('#review').getBoundingClientRect().top"
+    )
+    assert -2 <= top < HEIGHT / 2, top
+    for _ in range(3):
+        page.locator("#next-step").click()
+    assert len(asked) == 1, asked
+    assert page.js_errors == []

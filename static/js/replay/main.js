@@ -34,13 +34,14 @@ const sheetNode = byId("replay-sheet");
 
 checkRecordDeals(byId("replay-fairness"), record);
 
-// Open at the position in the address, else the start.
+// Open at the position in the address, else the start; "#review" (the
+// game's result links there) opens at the start with the review in view.
+const toReview = window.location.hash === "#review";
 let index = indexOfHash(positions, window.location.hash) ?? 0;
 
 function go(to) {
   index = clampIndex(positions, to);
   render();
-if (review) review.load();
 }
 
 // A finished game's review, when it has one (games/views/review_config.py).
@@ -83,4 +84,8 @@ function render() {
 }
 
 render();
-if (review) review.load();
+if (review) {
+  review.load().then(() => {
+    if (toReview) byId("review").scrollIntoView();
+  });
+}
