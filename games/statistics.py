@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
+
 from games import selectors
 from games.models import Game, GameReview, Seat
 from joker.record import replay, result_json
@@ -28,6 +30,9 @@ from ratings.models import RatingChange
 # The latest finished games read: each is replayed from its record, so
 # the page's cost is bounded whatever a player's history.
 STATISTICS_GAMES = 60
+# How long a game's facts from a seat stay in the cache (they change only
+# with the game's review, which is in their key).
+FACTS_SECONDS = 7 * 24 * 3600
 # Opponents within this many rating points (their mean, before the game)
 # are "of a similar rating": a little over the Elo step between two ranks.
 SIMILAR_RATING = 100
@@ -219,27 +224,37 @@ def player_statistics(user, *, viewer, limit: int = STATISTICS_GAMES) -> list[di
     )
     games = [seat.table.game for seat in seats]
     reviews = {
-        r.game_id: r.data
+        r.game_id: (r.data, r.version)
         for r in GameReview.objects.filter(
             game__in=games, status=GameReview.Status.DONE
         )
     }
+    # A finished game's facts from a seat never change but with its review:
+    # kept in the cache, they spare replaying up to ``limit`` records on
+    # every visit of the player page.
+    keys = {
+        seat.pk: facts_key(seat, reviews.get(seat.table.game.pk, (None, None))[1])
+        for seat in seats
+    }
+    cached = cache.get_many(list(keys.values()))
     changes: dict[int, list[RatingChange]] = defaultdict(list)
-    for change in RatingChange.objects.filter(game__in=games):
-        changes[change.game_id].append(change)
+    if len(cached) < len(keys):
+        for change in RatingChange.objects.filter(game__in=games):
+            changes[change.game_id].append(change)
     by_category: dict[str, list[SeatFacts]] = defaultdict(list)
     for seat in reversed(seats):
         game = seat.table.game
         category = category_of(seat.table.profile, seat.table.options)
         if category is None:
             continue
-        record = selectors.game_record(game)
-        data = reviews.get(game.pk) or {}
-        review = next(
-            (s for s in data.get("seats", []) if s["seat"] == seat.number), None
-        )
-        by_category[category].append(
-            seat_facts(
+        facts = cached.get(keys[seat.pk])
+        if facts is None:
+            record = selectors.game_record(game)
+            data = (reviews.get(game.pk) or (None, ""))[0] or {}
+            review = next(
+                (s for s in data.get("seats", []) if s["seat"] == seat.number), None
+            )
+            facts = seat_facts(
                 game_id=game.pk,
                 category=category,
                 finished_at=game.finished_at,
@@ -249,6 +264,18 @@ def player_statistics(user, *, viewer, limit: int = STATISTICS_GAMES) -> list[di
                 review=review,
                 similar=_similar(changes[game.pk], user.pk),
             )
-        )
+            cache.set(keys[seat.pk], facts, FACTS_SECONDS)
+        by_category[category].append(facts)
     ordered = sorted(by_category.items(), key=lambda item: -len(item[1]))
     return [aggregate(category, facts) for category, facts in ordered]
+
+
+def facts_key(seat: Seat, review_version: str | None) -> str:
+    """The cache key of a finished game's facts from ``seat``, with the
+    version of its done review (None while it has none). The game's end time
+    is in it too: a database made again (tests, a restored backup) reuses
+    game ids, never with the same end."""
+    game = seat.table.game
+    ended = game.finished_at.timestamp() if game.finished_at else ""
+    review = "none" if review_version is None else f"done-{review_version}"
+    return f"statistics-facts:{game.pk}:{ended}:{seat.number}:{review}"

@@ -173,3 +173,37 @@ def test_the_player_page_shows_the_statistics(client):
     page = client.get(f"/players/{player.username}/").content.decode()
     assert 'id="statistics"' in page
     assert "60%" in page
+
+
+@pytest.mark.django_db
+def test_a_games_facts_are_replayed_once_until_its_review_changes(monkeypatch):
+    """The player page does not replay every record at each visit: a
+    finished game's facts come from the cache, made again only when its
+    review is done (or made again)."""
+    from games import selectors, statistics
+
+    player = UserFactory()
+    game = play_out(japanese_game(player, target=21).pk)
+    replayed = []
+    real = selectors.game_record
+
+    def counted(game):
+        replayed.append(game.pk)
+        return real(game)
+
+    monkeypatch.setattr(selectors, "game_record", counted)
+    (first,) = statistics.player_statistics(player, viewer=player)
+    (again,) = statistics.player_statistics(player, viewer=player)
+    assert replayed == [game.pk] and first == again
+    assert first["games_reviewed"] == 0
+    GameReview.objects.update_or_create(
+        game=game,
+        defaults={
+            "status": GameReview.Status.DONE,
+            "version": "v-test",
+            "data": {"seats": [{**REVIEW, "seat": 0, "unit": "tricks"}]},
+        },
+    )
+    (reviewed,) = statistics.player_statistics(player, viewer=player)
+    assert replayed == [game.pk, game.pk]
+    assert reviewed["games_reviewed"] == 1
