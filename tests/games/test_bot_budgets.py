@@ -58,7 +58,13 @@ def test_a_move_cut_short_is_recorded_and_summed_up_in_the_admin(
     before = game.version
     assert advance_overdue(game_id=game.pk, version=before, now=game.deadline)
     whole = game.events.get(version=before + 1)
-    assert (whole.cause, whole.budget_ms, whole.cut_short) == ("bot", 20, False)
+    # Japanese Joker's share of the normal level's budget (0.02 s in tests).
+    japanese_ms = round(20 * thinking.budget_share("practice", japanese=True))
+    assert (whole.cause, whole.budget_ms, whole.cut_short) == (
+        "bot",
+        japanese_ms,
+        False,
+    )
 
     # The next bot move was asked for a minute ago: every bot process was
     # busy meanwhile.
