@@ -127,7 +127,12 @@ def make(game_id: int) -> str:
     """Review a finished game's seats held by people and store it; the
     status it ends in. A review already done by this version is kept."""
     with transaction.atomic():
-        review = GameReview.objects.select_for_update().get(game_id=game_id)
+        review = GameReview.objects.select_for_update().filter(game_id=game_id).first()
+        if review is None:
+            # The game is gone (deleted with its review) since its task was
+            # sent: nothing to review.
+            logger.info("review of game %s: no such review any more", game_id)
+            return "gone"
         if review.status == GameReview.Status.DONE and review.version == version():
             return review.status
         review.status = GameReview.Status.RUNNING

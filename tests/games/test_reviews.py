@@ -135,3 +135,13 @@ def test_the_result_on_the_table_page_links_to_the_review(client):
     client.force_login(user)
     content = client.get(reverse("games:table", args=[game.table_id])).content.decode()
     assert f'href="{reverse("games:replay", args=[game.pk])}#review"' in content
+
+
+def test_a_task_for_a_game_that_is_gone_does_nothing(player):
+    """A review task outlives its game (deleted since it was sent, or a
+    queue kept over a database made again): it ends quietly."""
+    game = play_out(japanese_game(player).pk)
+    game_id = game.pk
+    game.table.delete()
+    assert not GameReview.objects.filter(game_id=game_id).exists()
+    assert reviews.make(game_id) == "gone"
