@@ -58,6 +58,10 @@ EXPECTED_TRACEBACKS = (
     # again at its next tick.
     "ERROR django_celery_beat.schedulers: Database gave error: OperationalError(",
     "ERROR django_celery_beat.schedulers: Database error while sync: OperationalError(",
+    # A beat stopped (the platform stopped) while it writes its schedule at
+    # its start: django_celery_beat logs the entry it could not add; the
+    # next beat adds it.
+    "ERROR django_celery_beat.schedulers: Cannot add entry ",
     # Celery beat cannot send a task while Redis is down; the next tick is
     # sent when it is back (celery.beat.Scheduler.apply_entry).
     "ERROR celery.beat: Message Error: Couldn't apply scheduled task ",

@@ -381,7 +381,13 @@ def test_a_fault_mid_game_then_a_restart_loses_nothing(rig, repetition):
     assert extra == sent[: len(extra)], "moves nobody made"
     if not extra:
         assert back == last_seen
-    assert stored["version"] == back[0]["version"] == back[1]["version"]
+    assert back[0]["version"] == back[1]["version"]
+    # What is stored is what the players were shown on their return, but
+    # for turns that ran out (nobody moving) before the check read it: on a
+    # busy machine that read can take a turn's time.
+    late = events[back[0]["version"] : stored["version"]]
+    assert stored["version"] >= back[0]["version"], (stored["version"], back)
+    assert all(event[3] == "timeout" and not event[2] for event in late), late
     assert stored["status"] == "playing"
     # No turn ran out between the fault and the players' return.
     during = [
@@ -390,10 +396,16 @@ def test_a_fault_mid_game_then_a_restart_loses_nothing(rig, repetition):
         if event[3] == "timeout" and seen["faulted_at"] <= event[4] <= seen["back_at"]
     ]
     assert not during, f"turns ran out during the outage: {during}"
-    # The turn left to run out did so once (its step may deal the next
-    # deal too), and nobody else moved.
+    # The turn left to run out did so, and nobody moved. Later turns may
+    # have run out too before the check read the game (each a whole turn
+    # after the one before), but never one turn twice.
     since = events[back[0]["version"] :]
-    assert [event[3] for event in since].count("timeout") == 1, since
+    timeouts = [event for event in since if event[3] == "timeout"]
+    assert timeouts, since
+    assert all(
+        later[4] - earlier[4] >= TURN_SECONDS - 1
+        for earlier, later in zip(timeouts, timeouts[1:], strict=False)
+    ), since
     assert not [event for event in since if event[2]], since
     # The books.
     assert after["ledger_total"] == 0
