@@ -123,6 +123,8 @@ class PlayerStatisticsView(generics.GenericAPIView):
 
     permission_classes = [AllowAny]
     serializer_class = CategoryStatisticsSerializer
+    # One row per category, never many: a plain list, not pages.
+    pagination_class = None
 
     def get(self, request: Request, username: str) -> Response:
         user = player_by_username(username)
