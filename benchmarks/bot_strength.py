@@ -35,9 +35,11 @@ Match-ups (``--only`` picks some):
   at equal CPU a move (its simulations a move levelled as it plays to our
   mean CPU so far, in that process);
 * ``{classic,japanese}-iterations``: the two at equal playouts a move:
-  ours samples ``ITERATION_DEALS`` deals a move whatever the time they
-  take, walking its search tree 8 times on each at a card, playing each
-  out once per candidate at a trump or bid (``IsmctsBot.playouts``);
+  ours samples ``ITERATION_DEALS`` x ``WALKS`` deals a move whatever the
+  time they take, walking its search tree once on each at a card (an
+  iteration as the peer's: a deal of its own for each walk; the practice
+  bot walks ``WALKS`` times a deal, for the CPU), playing each out once
+  per candidate at a trump or bid (``IsmctsBot.playouts``);
   the peer's simulations a move (one sampled deal and one leaf playout
   each) are set to our mean playouts a move so far. At our 25 ms budget
   the peer would need seconds a move for as many playouts, hence the fixed
@@ -88,6 +90,7 @@ sys.path.insert(0, str(HERE))
 
 from joker import apply, legal_actions, make_rules, new_game  # noqa: E402
 from joker.bots import IsmctsBot, autopilot_action  # noqa: E402
+from joker.bots.ismcts import WALKS, SearchOptions  # noqa: E402
 from joker.shuffle import deal_cards  # noqa: E402
 from joker.state import DEAL, OVER  # noqa: E402
 
@@ -214,11 +217,15 @@ def make_bot(mode: str, ours: bool, seed: int):
 
         return BaselineBot(level=level, rng=random.Random(seed), timer=CLOCK)
     if ours and mode == "iterations":
+        # An iteration as the peer's: a sampled deal of its own for each
+        # walk down the tree, as many walks a move as the practice bot's
+        # ITERATION_DEALS deals of WALKS walks each.
         return IsmctsBot(
             budget=60.0,  # no limit but the deals
-            max_iterations=ITERATION_DEALS,
+            max_iterations=ITERATION_DEALS * WALKS,
             rng=random.Random(seed),
             timer=CLOCK,
+            options=SearchOptions(walks=1),
         )
     if ours:
         return IsmctsBot(budget=OURS_SECONDS, rng=random.Random(seed), timer=CLOCK)
@@ -227,12 +234,19 @@ def make_bot(mode: str, ours: bool, seed: int):
     return TunedISMCTSBot(FIRST_SIMULATIONS, seed)
 
 
+def deal_place(rules, seed: int) -> tuple[random.Random, int, int]:
+    """A deal set's seeded draws: its random source, first dealer and
+    place in the schedule (the deals before it)."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(rules.players)
+    return rng, dealer, rng.randrange(len(rules.schedule)) if rules.schedule else 0
+
+
 def deal_set(rules, seed: int):
     """A deal set: the state before the deal (its game so far played by the
     autopilot) and the deal's cards, both from ``seed``."""
-    rng = random.Random(seed)
-    state = new_game(rules, first_dealer=rng.randrange(rules.players))
-    before = rng.randrange(len(rules.schedule)) if rules.schedule else 0
+    rng, dealer, before = deal_place(rules, seed)
+    state = new_game(rules, first_dealer=dealer)
     for _ in range(before):
         state = apply(state, deal_cards(state, rng))
         while state.phase not in (DEAL, OVER):
@@ -254,6 +268,32 @@ def play_deal(state, bots: list):
     return state.deals[-1]
 
 
+def play_rotations(dealt, seated, seed: int) -> tuple[list[float], list, list]:
+    """The deal ``dealt`` played from every seat rotation, our side in each
+    seat in turn: ``seated(seat, ours, bot_seed)`` makes the side in a seat.
+    Our result less the others' in each rotation (classic: deal scores,
+    less their mean; Japanese: tricks), our sides and theirs."""
+    players = dealt.rules.players
+    scores, ours, theirs = [], [], []
+    for our_seat in range(players):
+        bots = [
+            seated(seat, seat == our_seat, seed * 8 + seat * 2 + (seat == our_seat))
+            for seat in range(players)
+        ]
+        result = play_deal(dealt, bots)
+        others = [s for s in range(players) if s != our_seat]
+        if dealt.rules.is_japanese:
+            score = result.tricks[our_seat] - result.tricks[others[0]]
+        else:
+            score = result.scores[our_seat] - statistics.fmean(
+                result.scores[s] for s in others
+            )
+        scores.append(score)
+        ours.append(bots[our_seat])
+        theirs += [bots[s] for s in others]
+    return scores, ours, theirs
+
+
 def play_set(task: dict) -> dict:
     """Every rotation of one deal set: its score and what each side used."""
     name, index, seed = task["name"], task["index"], task["seed"]
@@ -263,25 +303,11 @@ def play_set(task: dict) -> dict:
     levels = LEVELS.setdefault(name, Levels())
     before, deal = deal_set(rules, seed * 1_000_003 + index)
     dealt = apply(before, deal)
-    players = rules.players
-    scores, ours, theirs = [], [], []
-    for our_seat in range(players):
-        bots = []
-        for seat in range(players):
-            bot_seed = (seed * 100_003 + index) * 8 + seat * 2 + (seat == our_seat)
-            bot = make_bot(mode, seat == our_seat, bot_seed)
-            bots.append(Side(bot, seat == our_seat, levels, mode))
-        result = play_deal(dealt, bots)
-        others = [s for s in range(players) if s != our_seat]
-        if rules.is_japanese:
-            score = result.tricks[our_seat] - result.tricks[others[0]]
-        else:
-            score = result.scores[our_seat] - statistics.fmean(
-                result.scores[s] for s in others
-            )
-        scores.append(score)
-        ours.append(bots[our_seat])
-        theirs += [bots[s] for s in others]
+
+    def seated(seat: int, ours: bool, bot_seed: int) -> Side:
+        return Side(make_bot(mode, ours, bot_seed), ours, levels, mode)
+
+    scores, ours, theirs = play_rotations(dealt, seated, seed * 100_003 + index)
     return {
         "name": name,
         "index": index,
@@ -351,7 +377,10 @@ def describe(f: dict) -> str:
     unit = "tricks" if f["game"] == "japanese" else "points"
     how = {
         "cpu": "ours 25 ms, peer at equal CPU",
-        "iterations": f"ours {ITERATION_DEALS} deals, peer at equal playouts",
+        "iterations": (
+            f"ours {ITERATION_DEALS * WALKS} deals of a walk each, "
+            "peer at equal playouts"
+        ),
         "25-vs-100": "ours 25 ms, peer 100 ms",
         "normal-vs-today": "our normal against today's normal",
         "strong-vs-today": "our strong against today's strong",

@@ -73,6 +73,7 @@ class Playouts:
         solve: int = 0,
         exploration: float = 1.0,
         walks: int = 1,
+        kind: Literal["trump", "bid", "card"] = "card",
     ) -> tuple[list[float], list[float], int]: ...
 
 def solve_deal(playouts: Playouts, deal: CoreDeal) -> list[int]: ...

@@ -1241,12 +1241,20 @@ cdef class Playouts:
         return [totals[c] for c in range(n)], done
 
     cdef int walk(
-        self, Tree* tree, Deal* d, int n, int solve, double exploration, double spread
+        self,
+        Tree* tree,
+        Deal* d,
+        int n,
+        int solve,
+        double exploration,
+        double spread,
+        int kind,
     ) noexcept nogil:
         """One walk down ``tree`` on the deal ``d`` (a copy: it is played
         on) and its result added to the nodes passed; -1 when memory runs
-        out. The root's ``n`` children are the candidates, each walked once
-        first; below them every legal play on this deal is a child."""
+        out. The root's ``n`` children are the candidates (of ``kind``, as
+        ``start`` makes them), each walked once first; below them every
+        legal play on this deal is a child."""
         cdef int codes[MAX_LEGAL]
         cdef int fresh[MAX_LEGAL]
         cdef int path[MAX_DEPTH]
@@ -1278,11 +1286,12 @@ cdef class Playouts:
                 if score > best_score:
                     best, best_score = c, score
             if untried:
-                # The autopilot's play first, else one at random.
-                code = autopilot_move(d)
+                # The autopilot's play first, else one at random; a trump
+                # or bid at the root in the candidates' order.
+                code = autopilot_move(d) if node >= 0 or kind == 2 else -1
                 for i in range(untried):
                     c = fresh[i]
-                    if (c if c >= 0 else tree.nodes[-1 - c].code) == code:
+                    if code < 0 or (c if c >= 0 else tree.nodes[-1 - c].code) == code:
                         break
                 else:
                     c = fresh[below(&self.rng, untried)]
@@ -1293,7 +1302,10 @@ cdef class Playouts:
                 else:
                     c = -1 - c
                 best = c
-            play(d, tree.nodes[best].code)
+            if node < 0:
+                self.start(d, kind, tree.nodes[best].code)
+            else:
+                play(d, tree.nodes[best].code)
             path[depth] = best
             depth += 1
             node = best
@@ -1323,6 +1335,7 @@ cdef class Playouts:
         int solve=0,
         double exploration=1.0,
         int walks=1,
+        str kind="card",
     ):
         """Card play by a search tree (``Tree``) over up to ``deals``
         sampled deals, ``walks`` walks down the tree on each (a deal costs
@@ -1333,8 +1346,12 @@ cdef class Playouts:
         not yet in the tree (the autopilot's if it is one), plays the rest
         out as ``compare`` does (``solve``: the last tricks on open cards)
         and adds every seat's result to the nodes it passed. The
-        candidates' visits and summed results, and the deals played."""
-        cdef int n = len(candidates), c, r
+        candidates' visits and summed results, and the deals played.
+
+        ``kind``: the candidates are plays (``card``), or trumps or bids as
+        ``compare`` plays them (the later bids the autopilot's), the plays
+        after them searched in the tree below each."""
+        cdef int n = len(candidates), c, r, k = KINDS[kind]
         cdef long done = 0, walked = 0
         cdef double spread, mean
         cdef bint failed = False
@@ -1364,7 +1381,7 @@ cdef class Playouts:
                             mean = self.sums / walked
                             spread = sqrt(max(self.squares / walked - mean * mean, 0.0))
                         sim = deal
-                        if self.walk(&tree, &sim, n, solve, exploration, spread + 1e-9) < 0:
+                        if self.walk(&tree, &sim, n, solve, exploration, spread + 1e-9, k) < 0:
                             failed = True
                             break
                         walked += 1

@@ -23,6 +23,8 @@ plays the rest out and scores it, in C, and reads the bot's clock every
   the later seats bidding as the autopilot would; the best mean result
   wins. In Japanese Joker (trump only: it has no bids) the comparison
   stops once the best leads the next beyond doubt on their paired results.
+  Variants (``SearchOptions``) were not shown stronger on duplicate deal
+  sets (``benchmarks/bot_ab.py``, docs/engine.md).
 * **Cards**: a search tree over the plays from here (information-set
   MCTS, ``Playouts.search``): the root's children are the distinct legal
   cards (two cards of a suit with nothing live between them, or two
@@ -56,6 +58,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal, cast
 
 from ..actions import Action, Bid, NameTrump, PlayCard
@@ -111,13 +114,42 @@ WALKS = 8
 EXPLORATION = 1.0
 
 
+@dataclass(frozen=True)
+class SearchOptions:
+    """The search's knobs, for trying variants side by side
+    (``benchmarks/bot_ab.py``); the defaults are the bot's.
+
+    ``bid_budget``, ``trump_budget``: a bid's and a trump's thinking, as a
+    multiple of the move budget. ``bid_search``, ``trump_search``: ``flat``
+    (every candidate played out by the autopilot on every deal) or ``tree``
+    (the candidates at the root of the card play's search tree,
+    ``Playouts.search``, the plays after them searched). ``bid_solve``:
+    the last tricks a bid's or trump's playouts solve on open cards in the
+    4-player game, whatever the deal's size; -1: the flat search none, the
+    tree as the card play does (``SOLVE_TRICKS`` on a deal of
+    ``SOLVE_FROM`` tricks at most). ``solve_from``: the card play's
+    ``SOLVE_FROM`` in the 4-player game (-1: the bot's). ``walks``: the
+    card play's walks down its tree on each sampled deal (``WALKS``; 1 is
+    an iteration as OpenSpiel's ISMCTS has it, a deal of its own each).
+    """
+
+    bid_budget: float = 1.0
+    trump_budget: float = 1.0
+    bid_search: str = "flat"
+    trump_search: str = "flat"
+    bid_solve: int = -1
+    solve_from: int = -1
+    walks: int = WALKS
+
+
 class IsmctsBot:
     """A budgeted practice bot; ``level`` is ``easy``, ``normal`` or
     ``strong`` (its budget a move by game, ``LEVELS``), or ``budget`` gives
     the seconds per move directly, whatever the game.
 
     ``max_iterations`` caps the deals sampled a move as well (for tests
-    that want reproducible moves); ``rng`` makes the bot reproducible.
+    that want reproducible moves); ``rng`` makes the bot reproducible;
+    ``options`` changes the search (``SearchOptions``).
     """
 
     def __init__(
@@ -127,6 +159,7 @@ class IsmctsBot:
         rng: random.Random | None = None,
         max_iterations: int | None = None,
         timer: Callable[[], float] = time.perf_counter,
+        options: SearchOptions | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}: one of {list(LEVELS)}")
@@ -137,6 +170,7 @@ class IsmctsBot:
         self.rng = rng if rng is not None else random.Random(0)
         self.max_iterations = max_iterations
         self.timer = timer
+        self.options = options if options is not None else SearchOptions()
         self.thinking: list[float] = []
         self.iterations: list[int] = []
         self.playouts: list[int] = []
@@ -161,6 +195,10 @@ class IsmctsBot:
         if not actions:
             raise ValueError("no seat is to move in this state")
         budget = self.budget_for(state)
+        if len(actions) > 1 and state.phase == BID:
+            budget *= self.options.bid_budget
+        elif len(actions) > 1 and state.phase == TRUMP:
+            budget *= self.options.trump_budget
         deadline = start + budget - max(MARGIN, MARGIN_SHARE * budget)
         search = _Search(self, state, deal_actions, deadline)
         action: Action
@@ -219,14 +257,16 @@ class _Search:
         bot = self.bot
         cap = bot.max_iterations if bot.max_iterations is not None else 1 << 40
         playouts = Playouts(self.sampler, bot.rng.getrandbits(64))
+        solve = self.solve(tree=False)
         totals, deals = playouts.compare(
             kind,
             candidates,
             cap,
             timer=bot.timer,
             deadline=self.deadline,
-            check_every=CHECK_EVERY,
+            check_every=CHECK_EVERY_SOLVING if solve else CHECK_EVERY,
             stop_early=self.japanese,
+            solve=solve,
         )
         self.deals += deals
         self.playouts += deals * len(candidates)
@@ -234,9 +274,15 @@ class _Search:
             return candidates[0]
         return candidates[max(range(len(candidates)), key=totals.__getitem__)]
 
-    def searched(self, candidates: list[int], solve: int) -> int:
-        """The candidate play the search tree visited most (ties: the best
-        mean result); the first without a single deal in time."""
+    def searched(
+        self,
+        candidates: list[int],
+        solve: int,
+        kind: Literal["trump", "bid", "card"] = "card",
+    ) -> int:
+        """The candidate (a play, or a trump or bid of ``kind``) the search
+        tree visited most (ties: the best mean result); the first without a
+        single deal in time."""
         bot = self.bot
         cap = bot.max_iterations if bot.max_iterations is not None else 1 << 40
         playouts = Playouts(self.sampler, bot.rng.getrandbits(64))
@@ -248,7 +294,8 @@ class _Search:
             check_every=CHECK_EVERY_SOLVING if solve else CHECK_EVERY,
             solve=solve,
             exploration=EXPLORATION,
-            walks=WALKS,
+            walks=bot.options.walks,
+            kind=kind,
         )
         self.deals += deals
         self.playouts += round(sum(visits))
@@ -267,7 +314,10 @@ class _Search:
         guess = choose_trump(self.sampler.own)
         choices = sorted(TRUMP_CHOICES, key=lambda trump: trump != guess)
         codes = [trump_index(trump) for trump in choices]
-        best = self.best("trump", codes)
+        if self.bot.options.trump_search == "tree":
+            best = self.searched(codes, self.solve(tree=True), "trump")
+        else:
+            best = self.best("trump", codes)
         return NameTrump(self.seat, choices[codes.index(best)])
 
     def bid(self, actions: list[Bid]) -> Action:
@@ -279,7 +329,24 @@ class _Search:
         assert trump is not None  # bids are made under a trump
         own = choose_bid(state.hands[self.seat], trump, state.cards_each, allowed)
         allowed.sort(key=lambda bid: (abs(bid - own), bid))
+        if self.bot.options.bid_search == "tree":
+            return Bid(self.seat, self.searched(allowed, self.solve(tree=True), "bid"))
         return Bid(self.seat, self.best("bid", allowed))
+
+    def solve(self, tree: bool | None = None) -> int:
+        """The last tricks the playouts solve on open cards from here: at
+        a card, or at a trump or bid searched by the ``tree`` or not."""
+        if tree is not None and self.bot.options.bid_solve >= 0 and not self.japanese:
+            return self.bot.options.bid_solve
+        game = "japanese" if self.japanese else "classic"
+        template = self.sampler.template
+        left = template.total - template.done
+        solve_from = SOLVE_FROM[game]
+        if not self.japanese and self.bot.options.solve_from >= 0:
+            solve_from = self.bot.options.solve_from
+        if left > solve_from or tree is False:
+            return 0
+        return SOLVE_TRICKS[game]
 
     def card(self, actions: list[PlayCard]) -> Action:
         """The search tree over the distinct legal cards (the last tricks
@@ -291,11 +358,7 @@ class _Search:
         guess = autopilot_action(state)
         actions.sort(key=lambda action: action != guess)
         codes = [play_code(action) for action in actions]
-        game = "japanese" if self.japanese else "classic"
-        template = self.sampler.template
-        left = template.total - template.done
-        solve = SOLVE_TRICKS[game] if left <= SOLVE_FROM[game] else 0
-        return play_of(self.seat, self.searched(codes, solve))
+        return play_of(self.seat, self.searched(codes, self.solve()))
 
 
 def _distinct_plays(

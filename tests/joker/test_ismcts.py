@@ -14,7 +14,7 @@ from joker.bots.bits import play_code
 from joker.bots.bitsample import DealSampler
 from joker.bots.check_core import positions
 from joker.bots.core import Playouts
-from joker.bots.ismcts import _distinct_plays
+from joker.bots.ismcts import SearchOptions, _distinct_plays
 from joker.bots.results import Premiums
 from joker.shuffle import deal_cards
 from joker.state import PLAY
@@ -112,6 +112,38 @@ def test_ismcts_keeps_to_its_budget_and_records_it(profile, options):
     assert max(bot.thinking) <= budget
     # It does think when it has a choice: many iterations on some moves.
     assert max(bot.iterations) > 10
+
+
+@pytest.mark.parametrize(("profile", "options"), PROFILES, ids=PROFILE_IDS)
+def test_trumps_and_bids_searched_by_the_tree_are_legal(profile, options):
+    rules = make_rules(profile, options)
+    search = SearchOptions(bid_search="tree", trump_search="tree")
+    bots = [
+        Checked(
+            IsmctsBot(
+                budget=1.0, max_iterations=3, rng=random.Random(s), options=search
+            )
+        )
+        for s in range(rules.players)
+    ]
+    game = play_game(rules, bots, random.Random(11), max_deals=4)
+    assert game.state.deals
+
+
+def test_a_bid_searched_by_the_tree_walks_every_bid():
+    """The root's children are the allowed bids, each walked; every walk
+    of every deal passes one of them."""
+    rules = make_rules("georgian-club", {})
+    state = new_game(rules, first_dealer=0)
+    state = apply(state, deal_cards(state, random.Random(5)))
+    while state.phase != "bid":
+        state = apply(state, autopilot_action(state))
+    bids = [action.bid for action in legal_actions(state)]
+    playouts = Playouts(DealSampler(state, []), 3)
+    visits, totals, deals = playouts.search(bids, 40, walks=4, kind="bid")
+    assert deals == 40
+    assert sum(visits) == 160
+    assert all(visits)
 
 
 def test_playouts_are_the_deals_times_the_candidates():
