@@ -22,13 +22,14 @@ FAULT_WORKERS ?= $(shell nproc)
 NODE_STAMP := node_modules/.install.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-faults test-js screenshots system-packages install lint lint-js typecheck format check migrate services clean
+.PHONY: help run test test-fast test-faults test-ha test-js screenshots system-packages install lint lint-js typecheck format check migrate services clean
 
 help:
 	@echo "make run    start the site, a Celery worker, Celery beat and the reviews' worker (Ctrl-C stops)"
 	@echo "make test   run the test suite (PYTEST_ARGS='-k health' to narrow it)"
 	@echo "make test-fast  the tests that run in the test process, for the edit loop"
 	@echo "make test-faults  the fault suite: the platform killed mid-game and restarted"
+	@echo "make test-ha  the deployment's drills: beat standing by, PostgreSQL's primary killed mid-game"
 	@echo "make lint   ruff check and format check, import layers, mypy, ESLint for static/js"
 	@echo "make typecheck  mypy alone (the strictness map: docs/development.md)"
 	@echo "make format ruff fix and format"
@@ -55,7 +56,7 @@ run: $(STAMP)
 # core. The fault suite is its own run (test-faults): each of its cases
 # restarts a whole platform.
 test: $(STAMP) system-packages test-js
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not faults" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not faults and not ha" $(PYTEST_ARGS)
 
 # The same without the long checks marked slow (docs/testing.md).
 test-fast: $(STAMP) system-packages test-js
@@ -66,14 +67,21 @@ test-fast: $(STAMP) system-packages test-js
 test-faults: $(STAMP)
 	$(BIN)/pytest -n $(FAULT_WORKERS) -m faults $(PYTEST_ARGS)
 
+# The deployment's drills on real servers (docs/deployment.md, "What fails
+# and what happens"): the long forms, each minutes of real time. Those of
+# tests/ha start a PostgreSQL primary and streaming replica of their own
+# (PgBouncer too, from system-packages) and kill the primary mid-game.
+test-ha: $(STAMP) system-packages
+	$(BIN)/pytest -n $(FAULT_WORKERS) -m ha $(PYTEST_ARGS)
+
 # The phone pictures in docs/images/ (the bid at 360x740, a card at 390x844),
 # taken by the phone table's browser test as it plays its deal.
 screenshots: $(STAMP) system-packages
 	PULKA_SCREENSHOT_DIR=docs/images $(BIN)/pytest -p no:cacheprovider -n 0 \
 		tests/browser/test_table_on_a_phone.py -k "360x740 or 390x844"
 
-# Chromium (browser tests) and Caddy (the proxy's routing test), from
-# Debian's packages if missing.
+# Chromium (browser tests), Caddy (the proxy's routing test), Node.js and
+# docker-compose (the Compose file's check), from Debian's packages if missing.
 system-packages:
 	@scripts/system_packages.sh
 

@@ -66,7 +66,7 @@ from live_tables import (  # noqa: E402
 )
 from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 DATABASE = "pulka_bots"
 PROFILE = "georgian-club"

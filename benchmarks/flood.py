@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import live_tables as bench  # noqa: E402
 import servers  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 # A Japanese match can end before the moves measured; a Joker game has 680.
 PROFILE = "georgian-club"

@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from servers import BASE_DIR, PrivateServices  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url, connect  # noqa: E402
 
 BENCH_DATABASE = "pulka_bench_ratings"
 CATEGORY = "joker"
@@ -123,10 +123,9 @@ def load_postgresql(players: int) -> None:
 
 
 def load_redis(url: str) -> int:
-    import redis
     from django.db import connection
 
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     client.delete(REDIS_KEY)
     loaded = 0
     with connection.cursor() as cursor:
@@ -208,7 +207,6 @@ def run(args, services) -> None:
         f" {in_redis:,} in Redis ({zadded - loaded:.1f} s)"
     )
 
-    import redis
     from django.db import connection
 
     from ratings import selectors
@@ -220,7 +218,7 @@ def run(args, services) -> None:
         Rating.objects.filter(category=CATEGORY).values_list("user_id", flat=True)
     )
     rng = random.Random(7)
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
 
     def top_sql():
         return selectors.leaderboard(CATEGORY, limit=100)

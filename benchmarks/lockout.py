@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import servers  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 PASSWORD = "a-long-right-password-7"
 DATABASES = {"pulka": "pulka_bench_lockout", "peer": "pulka_bench_lockout_peer"}

@@ -46,7 +46,7 @@ HOLDER = textwrap.dedent(
 
     from config import embedded
 
-    with embedded.EmbeddedServices({}) as services:
+    with embedded.EmbeddedServices(ENVIRON) as services:
         print("up", ",".join(services.started), flush=True)
         sys.stdin.read()
     """
@@ -54,9 +54,12 @@ HOLDER = textwrap.dedent(
 
 
 class PrivateServices:
-    """PostgreSQL and Redis of this benchmark's own, for a ``with`` block."""
+    """PostgreSQL and Redis of this benchmark's own, for a ``with`` block;
+    Redis alone with ``postgres=False`` (its PostgreSQL is elsewhere:
+    ``replication.ReplicatedPostgres``)."""
 
-    def __init__(self):
+    def __init__(self, postgres: bool = True):
+        self.postgres = postgres
         self.var: Path | None = None
         self._holder: subprocess.Popen | None = None
 
@@ -70,8 +73,10 @@ class PrivateServices:
         }
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
+        # EmbeddedServices starts what its environment does not name.
+        environ = {} if self.postgres else {"DATABASE_URL": "elsewhere"}
         self._holder = subprocess.Popen(
-            [sys.executable, "-c", HOLDER],
+            [sys.executable, "-c", HOLDER.replace("ENVIRON", repr(environ))],
             cwd=BASE_DIR,
             env=env,
             stdin=subprocess.PIPE,

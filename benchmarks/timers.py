@@ -62,7 +62,7 @@ import servers  # noqa: E402
 from live_tables import BENCH_DATABASE  # noqa: E402
 from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 LOST_AFTER = 10.0
 # Sockets opened at once by the clients, and the longest wait for them all.
@@ -78,7 +78,7 @@ def create_games(count: int, turn: int, hand_over: bool) -> list[int]:
     from django.contrib.auth import get_user_model
 
     from games import services
-    from games.live import relay
+    from games.live import outside
     from games.models import Game
 
     user_model = get_user_model()
@@ -93,7 +93,7 @@ def create_games(count: int, turn: int, hand_over: bool) -> list[int]:
         services.seat_take(table_id=table.pk, user=users[2 * n + 1], number=1)
         ids.append(Game.objects.values_list("pk", flat=True).get(table=table))
         if hand_over:
-            relay.hand_over(ids[-1:])
+            outside.hand_over(ids[-1:])
     return ids
 
 
@@ -371,7 +371,7 @@ def run(args, services) -> None:
             )
             + ("" if args.no_clients else "; a client socket on every game")
         )
-        from games.live.relay import hand_over_unowned
+        from games.live.outside import hand_over_unowned
 
         if not args.no_clients:
             # Open before the measurement starts: the games play meanwhile.

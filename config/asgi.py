@@ -18,6 +18,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.forwarded import TrustedProxyHeaders  # noqa: E402
+from config.liveness import Liveness  # noqa: E402
 from config.origins import AllowedOriginsOnly  # noqa: E402
 from config.unrouted import unrouted  # noqa: E402
 from games.consumers.sockets import SocketAuthStack  # noqa: E402
@@ -28,23 +29,28 @@ from matchmaking.routing import websocket_urlpatterns as quickplay  # noqa: E402
 from social.routing import websocket_urlpatterns as me  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments  # noqa: E402
 
+
+def socket_stack(router):
+    """What every socket goes through before its route: the client's
+    address, the page's origin, the session's pause for flooding, the
+    session (the user read by the socket as it opens). The benchmarks serve
+    their Channels echo through it too (benchmarks/live_tables.py)."""
+    return TrustedProxyHeaders(AllowedOriginsOnly(FloodGate(SocketAuthStack(router))))
+
+
 # Every request and socket first gets its client's address and scheme, as
 # the trusted proxies forwarded them (PULKA_TRUSTED_PROXIES); the server's
 # own reading of those headers is off (config.limits). A socket reads its
 # session's user as it opens (SocketAuthStack), so that a database that
-# cannot be reached closes it with a code rather than raising.
+# cannot be reached closes it with a code rather than raising. The proxy's
+# question whether the process lives is answered before all that
+# (config.liveness).
 application = ProtocolTypeRouter(
     {
-        "http": TrustedProxyHeaders(django_asgi_app),
+        "http": Liveness(TrustedProxyHeaders(django_asgi_app)),
         "lifespan": lifespan,
-        "websocket": TrustedProxyHeaders(
-            AllowedOriginsOnly(
-                FloodGate(
-                    SocketAuthStack(
-                        URLRouter([*tables, *quickplay, *tournaments, *me, *unrouted])
-                    )
-                )
-            )
+        "websocket": socket_stack(
+            URLRouter([*tables, *quickplay, *tournaments, *me, *unrouted])
         ),
     }
 )

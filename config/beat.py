@@ -25,6 +25,7 @@ import logging
 import time
 
 import psycopg
+from django.conf import settings
 from django.db import connections
 from django_celery_beat.schedulers import DatabaseScheduler
 
@@ -91,9 +92,14 @@ class OneBeatScheduler(DatabaseScheduler):
         if not self._leading:
             logger.info("beat: leads (advisory lock %s)", LOCK_KEY)
             self._leading = True
-            # The last leader's runs are in the database: read them again.
+            # The last leader's runs are in the database: read them again,
+            # and build the heap once from that reading. A heap marked stale
+            # while standing by (a change seen at start) would otherwise be
+            # built a second time, from the entries as read before the
+            # first sends, and send those tasks again at once.
             self._initial_read = True
             self._heap = None
+            self._heap_invalidated = False
         return True
 
     def _drop_session(self) -> None:
@@ -111,8 +117,23 @@ class OneBeatScheduler(DatabaseScheduler):
 
 def lock_session_params() -> dict:
     """The database's connection parameters, as Django has them, for a
-    session of the lock's own (outside any pool: its life is the lock's)."""
-    params = connections["default"].get_connection_params()
+    session of the lock's own (outside any pool: its life is the lock's).
+
+    The lock is the session's: it cannot go through PgBouncer in
+    transaction mode, which lends a server connection for one transaction
+    at a time. Behind such a pooler DATABASE_DIRECT_URL names the database
+    itself (``PULKA_DIRECT_DATABASE``), and the session connects there. A
+    multi-host URL finds the primary after a failover like every other
+    connection: the lock died with the old primary's sessions, and the
+    first beat to reach the new one leads."""
+    direct = settings.PULKA_DIRECT_DATABASE
+    if direct is not None:
+        connection = connections["default"].__class__(
+            {**connections["default"].settings_dict, **direct}, alias="direct"
+        )
+        params = connection.get_connection_params()
+    else:
+        params = connections["default"].get_connection_params()
     params.pop("pool", None)
     params.pop("cursor_factory", None)
     params.pop("context", None)

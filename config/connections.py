@@ -58,3 +58,24 @@ def embedded_max_connections(cores: int | None = None) -> int:
     test run with all its workers (`make test`), and headroom: 224 on two
     cores, 704 at most (eight cores and more)."""
     return MAKE_RUN + test_workers(cores) * TEST_WORKER + HEADROOM
+
+
+# A pool's connection that failed is made again in the background; psycopg
+# _pool tries after 1 s, then 2, 4, 8 ... s (exponential backoff). After a
+# failover the new primary is found only at the next try: with the backoff,
+# at up to twice the outage's length (a 30 s promotion, 31 s more of
+# refused moves). The pools try every RECONNECT_SECONDS instead, for as
+# long as they try (psycopg_pool's reconnect_timeout, 5 minutes): a few
+# connection attempts a second from each process while PostgreSQL is away.
+RECONNECT_SECONDS = 0.5
+
+
+def reconnect_steadily() -> None:
+    """Every psycopg pool of this process (Django's, the journal's) tries a
+    lost connection again every ``RECONNECT_SECONDS``, without backoff.
+    Called when Django starts (config.apps); it sets psycopg_pool's own
+    class-level constants, which the pools read at each attempt."""
+    from psycopg_pool.base import AttemptWithBackoff
+
+    AttemptWithBackoff.INITIAL_DELAY = RECONNECT_SECONDS
+    AttemptWithBackoff.DELAY_BACKOFF = 1.0

@@ -35,7 +35,7 @@ import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+from urllib.parse import quote
 
 from config.connections import embedded_max_connections
 
@@ -61,20 +61,6 @@ def postgres_url(database: str = DATABASE_NAME) -> str:
 def redis_url() -> str:
     """The embedded Redis's address as a REDIS_URL (its socket)."""
     return f"unix://{REDIS_SOCKET}"
-
-
-def celery_url(redis_address: str) -> str:
-    """The Celery broker and result URL for a REDIS_URL: kombu names Redis
-    on a Unix socket ``redis+socket://`` where redis-py says ``unix://``, and
-    takes its database number as ``virtual_host`` where redis-py says ``db``."""
-    if not redis_address.startswith("unix://"):
-        return redis_address
-    parts = urlsplit(redis_address)
-    query = urlencode(
-        [("virtual_host" if key == "db" else key, value)
-         for key, value in parse_qsl(parts.query)]
-    )  # fmt: skip
-    return f"redis+socket://{parts.path}" + (f"?{query}" if query else "")
 
 
 def _check_socket_paths() -> None:

@@ -19,6 +19,7 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 
@@ -33,8 +34,14 @@ logger = logging.getLogger(__name__)
 
 TASK = "games.tasks.review"
 # A review queued this long ago and not begun is sent again (its task was
-# lost: the broker was out of reach, or was restarted empty).
+# lost: the broker was out of reach, was restarted empty, or failed over
+# before the message reached its replica).
 RESEND_AFTER = timedelta(minutes=10)
+# A review running this long was left by a worker that died in it (a whole
+# game's review takes about a minute of a core): it is sent again. Made
+# twice, it comes out the same (seeded by the game), so a slow one sent
+# again costs only the work.
+RUNNING_AT_MOST = timedelta(hours=1)
 RESEND_AT_MOST = 100
 
 
@@ -108,11 +115,12 @@ def send(game_id: int) -> bool:
 
 
 def send_queued() -> int:
-    """Beat: the reviews queued long ago and never begun sent again; how
-    many were sent."""
+    """Beat: the reviews queued long ago and never begun, and those left
+    running by a worker that died, sent again; how many were sent."""
     now = timezone.now()
     stale = GameReview.objects.filter(
-        status=GameReview.Status.QUEUED, updated_at__lt=now - RESEND_AFTER
+        Q(status=GameReview.Status.QUEUED, updated_at__lt=now - RESEND_AFTER)
+        | Q(status=GameReview.Status.RUNNING, updated_at__lt=now - RUNNING_AT_MOST)
     ).order_by("updated_at")
     sent = 0
     for game_id in list(stale.values_list("game_id", flat=True)[:RESEND_AT_MOST]):

@@ -12,13 +12,13 @@ from __future__ import annotations
 from celery import shared_task
 
 from games import reviews
-from games.live import relay
+from games.live import outside
 
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
     """Periodic (celery beat): games being played that nobody owns."""
-    return {"handed_over": relay.hand_over_unowned()}
+    return {"handed_over": outside.hand_over_unowned()}
 
 
 @shared_task(ignore_result=True)

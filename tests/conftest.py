@@ -25,7 +25,7 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bounded")
 
 # Packages whose tests start server processes (uvicorn, Celery, Chromium,
 # Caddy): marked `servers`, which `make test-fast` leaves out.
-SERVER_PACKAGES = ("browser", "faults", "live", "outage", "platform", "routing")
+SERVER_PACKAGES = ("browser", "faults", "ha", "live", "outage", "platform", "routing")
 
 # Of those, the packages whose tests share servers started once for the
 # package (package-scoped fixtures): under pytest-xdist each runs whole on

@@ -22,7 +22,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from config.child_processes import parent_death_signal
 
@@ -246,11 +246,29 @@ def database_url(settings_dict: dict) -> str:
     auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
     name = quote(settings_dict["NAME"], safe="")
     host = settings_dict.get("HOST") or ""
-    socket_dir = (settings_dict.get("OPTIONS") or {}).get("host", "")
+    options = settings_dict.get("OPTIONS") or {}
+    socket_dir = options.get("host", "")
     if socket_dir and not host:
         return f"postgres://{auth}/{name}?host={quote(socket_dir)}"
-    port = settings_dict.get("PORT") or "5432"
-    return f"postgres://{auth}{host or '127.0.0.1'}:{port}/{name}"
+    # Several hosts (a primary and its replicas), each with its port.
+    hosts = (host or "127.0.0.1").split(",")
+    ports = str(settings_dict.get("PORT") or "5432").split(",")
+    if len(ports) == 1:
+        ports *= len(hosts)
+    netloc = ",".join(
+        f"[{h}]:{p or 5432}" if ":" in h else f"{h}:{p or 5432}"
+        for h, p in zip(hosts, ports, strict=True)
+    )
+    query = urlencode(
+        {key: options[key] for key in CONNECTION_OPTIONS if key in options},
+        quote_via=quote,
+    )
+    return f"postgres://{auth}{netloc}/{name}" + (f"?{query}" if query else "")
+
+
+# The connection parameters a DATABASE_URL's query carries on to the
+# processes a test starts (the test settings add their own ``options``).
+CONNECTION_OPTIONS = ("target_session_attrs", "connect_timeout", "sslmode")
 
 
 class PrivateRedis:

@@ -121,10 +121,11 @@ def _queued_tasks() -> list[str]:
     """The names of the tasks waiting in the test queue on the broker."""
     import json
 
-    import redis
     from django.conf import settings
 
-    client = redis.Redis.from_url(settings.REDIS_URL)
+    from common import redis_roles
+
+    client = redis_roles.connect(settings.PULKA_BROKER_URL)
     messages = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
     return [json.loads(message)["headers"]["task"] for message in messages]
 

@@ -9,16 +9,17 @@ session, so every setup runs the code that production runs.
 
 import warnings
 from datetime import timedelta
-from typing import Any
 
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from config import connections, embedded, forwarded
+from config import forwarded
 
+from .database import *  # noqa: F403  (PostgreSQL: primary, pooler, replica)
 from .environment import BASE_DIR, env
 from .play import *  # noqa: F403
 from .play import PULKA_SWEEP_EVERY_SECONDS, PULKA_TOURNAMENT_TICK_SECONDS
+from .redis import *  # noqa: F403  (every Redis role's server)
 
 # Core
 SECRET_KEY = env("SECRET_KEY", default="insecure-local-only-key")
@@ -157,39 +158,6 @@ TEMPLATES = [
     },
 ]
 
-# Database: DATABASE_URL, e.g. postgres://user@host:5432/pulka (psycopg 3).
-DATABASES = {"default": env.db("DATABASE_URL", default=embedded.postgres_url())}
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# Each process takes its connections from a pool of its own (psycopg_pool,
-# through Django's support), of at most PULKA_DB_POOL_SIZE connections
-# whatever the burst (config.connections adds up every process's). A new
-# PostgreSQL connection costs several milliseconds, more than a whole move,
-# and the pool keeps them open between requests; Django's own persistent
-# connections (CONN_MAX_AGE) kept one per thread, and under ASGI a request
-# is a thread of its own, so they followed the burst of requests until
-# PostgreSQL refused more. Django returns a connection to the pool where it
-# used to close it, so CONN_MAX_AGE is 0 (Django refuses a pool otherwise).
-# A caller finding every connection busy, or PostgreSQL refusing new ones,
-# waits PULKA_DB_POOL_TIMEOUT seconds at most and fails as "unavailable"
-# (config.middleware.DatabaseUnavailable answers 503).
-PULKA_DB_POOL_SIZE = env.int("PULKA_DB_POOL_SIZE", default=connections.POOL_SIZE)
-PULKA_DB_POOL_TIMEOUT = env.float(
-    "PULKA_DB_POOL_TIMEOUT", default=connections.POOL_TIMEOUT
-)
-# PULKA_DB_POOL_SIZE=0: no pool, one connection kept by the process's one
-# thread (Celery beat: scripts/run_platform.py says why).
-if PULKA_DB_POOL_SIZE:
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1,
-        "max_size": PULKA_DB_POOL_SIZE,
-        "timeout": PULKA_DB_POOL_TIMEOUT,
-    }
-else:
-    DATABASES["default"]["CONN_MAX_AGE"] = 60
-# The live games' owners' async connections, per web process
-# (games.live.journal), with the same timeout.
-PULKA_JOURNAL_CONNECTIONS = connections.JOURNAL_SIZE
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -235,35 +203,6 @@ STORAGES = {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
     },
 }
-
-# Redis carries the channel layer, the cache and Celery: REDIS_URL, e.g.
-# redis://host:6379/0, or the embedded server's socket.
-REDIS_URL = env("REDIS_URL", default=embedded.redis_url())
-
-# Reads on the layer's connections get a generous socket timeout: an idle
-# consumer waits on them for seconds at a time.
-REDIS_LAYER_HOST = {"address": REDIS_URL, "socket_timeout": 30}
-# Redis Pub/Sub carries the live updates: a group send is one PUBLISH, where
-# the list-based layer needs several round trips and a script per group,
-# which made up a good part of every move's round trip. Messages are not
-# kept for a consumer that is not listening; the clients need none of them
-# kept, since every update carries the whole snapshot and a reconnecting
-# client asks for a resync by version.
-CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
-    "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_LAYER_HOST]},
-    },
-}
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "pulka",
-    },
-}
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=embedded.celery_url(REDIS_URL))
-CELERY_RESULT_BACKEND = embedded.celery_url(REDIS_URL)
 
 # Celery. Tasks always go through a broker and a real worker: eager mode would
 # run them inline and ignore countdowns, which is exactly what timers rely on.

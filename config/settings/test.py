@@ -6,17 +6,18 @@ PostgreSQL and Redis, which the test session starts (tests/conftest.py).
 """
 
 import os
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from config import embedded
+from common import redis_roles
 
 from .base import *  # noqa: F403
 from .base import (
-    CACHES,
-    CELERY_BROKER_URL,
     CHANNEL_LAYERS,
     DATABASES,
-    REDIS_LAYER_HOST,
+    PULKA_BROKER_URL,
+    PULKA_REDIS_CACHE_URL,
+    PULKA_REDIS_CHANNELS_URL,
+    PULKA_REDIS_LIVE_URL,
+    PULKA_RESULTS_URL,
     REDIS_URL,
     REST_FRAMEWORK,
 )
@@ -28,7 +29,11 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 # A commit in a test run need not wait for its WAL to reach the disk: a
 # crash loses a test database, nothing else. (Each session's own setting;
 # the server's, which a `make run` on the same server relies on, is left.)
-DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
+# A DATABASE_URL with options of its own keeps them: the failover drill's
+# (tests/ha) commits wait for the synchronous standby.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "options", "-c synchronous_commit=off"
+)
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -53,45 +58,53 @@ PULKA_SOCKET_BURST = 200
 PULKA_PRACTICE_BOT_SECONDS = 0.02
 
 
-def redis_database(url: str, number: int) -> str:
-    """`url` (a REDIS_URL) with its database number set to `number`: the path
-    of ``redis://host:port/N``, the ``db`` parameter of ``unix:///socket``."""
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = dict(parse_qsl(parts.query), db=str(number))
-        return f"unix://{parts.path}?{urlencode(query)}"
-    return urlunsplit(parts._replace(path=f"/{number}"))
-
-
 # Under pytest-xdist each worker has a test database of its own (pytest-django
 # suffixes the name with the worker's id) and here a Redis database of its
-# own: worker gwN uses database N + 1, and the processes a worker starts
-# inherit its PYTEST_XDIST_WORKER and so choose the same one. Pub/Sub
-# channels are shared by every database of a server, so the channel layer's
-# prefix names the worker too.
+# own, on each role's server: worker gwN uses database N + 1, and the
+# processes a worker starts inherit its PYTEST_XDIST_WORKER and so choose the
+# same one. Pub/Sub channels are shared by every database of a server, so the
+# channel layer's prefix names the worker too.
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 TEST_PREFIX = f"pulka-test-{XDIST_WORKER}" if XDIST_WORKER else "pulka-test"
 if XDIST_WORKER:
-    REDIS_URL = redis_database(REDIS_URL, int(XDIST_WORKER.removeprefix("gw")) + 1)
+    _database = int(XDIST_WORKER.removeprefix("gw")) + 1
+
+    def _own(value: str) -> str:
+        return " ".join(
+            redis_roles.with_database(url, _database)
+            if redis_roles.names_redis(url)
+            else url
+            for url in redis_roles.urls(value)
+        )
+
+    REDIS_URL = _own(REDIS_URL)
+    PULKA_REDIS_CHANNELS_URL = _own(PULKA_REDIS_CHANNELS_URL)
+    PULKA_REDIS_CACHE_URL = _own(PULKA_REDIS_CACHE_URL)
+    PULKA_REDIS_LIVE_URL = _own(PULKA_REDIS_LIVE_URL)
+    # A broker the environment names is left as it is.
     if "CELERY_BROKER_URL" not in os.environ:
-        CELERY_BROKER_URL = embedded.celery_url(REDIS_URL)
-    CELERY_RESULT_BACKEND = embedded.celery_url(REDIS_URL)
+        PULKA_BROKER_URL = _own(PULKA_BROKER_URL)
+    PULKA_RESULTS_URL = _own(PULKA_RESULTS_URL)
 
 # A test run must not touch the keys, channels and queues of a server running
 # on the same Redis (a `make run` of this checkout, say).
-CACHES = {
-    "default": {**CACHES["default"], "LOCATION": REDIS_URL, "KEY_PREFIX": TEST_PREFIX}
-}
+CACHES = {"default": redis_roles.cache(PULKA_REDIS_CACHE_URL, KEY_PREFIX=TEST_PREFIX)}
 CHANNEL_LAYERS = {
     "default": {
         **CHANNEL_LAYERS["default"],
         "CONFIG": {
             **CHANNEL_LAYERS["default"]["CONFIG"],
-            "hosts": [{**REDIS_LAYER_HOST, "address": REDIS_URL}],
+            "hosts": redis_roles.layer_hosts(PULKA_REDIS_CHANNELS_URL),
             "prefix": TEST_PREFIX,
         },
     },
 }
+CELERY_BROKER_URL = redis_roles.celery_url(PULKA_BROKER_URL)
+CELERY_BROKER_TRANSPORT_OPTIONS = redis_roles.celery_transport_options(PULKA_BROKER_URL)
+CELERY_RESULT_BACKEND = redis_roles.celery_url(PULKA_RESULTS_URL)
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = redis_roles.celery_transport_options(
+    PULKA_RESULTS_URL
+)
 CELERY_TASK_DEFAULT_QUEUE = "pulka-test"
 REVIEW_QUEUE = "pulka-test-reviews"
 # Reviews made in tests judge their decisions on few deals, to be quick.

@@ -5,10 +5,13 @@ once the game is over."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from celery import current_app
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from games import reviews, selectors
 from games.models import Game, GameReview
@@ -145,3 +148,37 @@ def test_a_task_for_a_game_that_is_gone_does_nothing(player):
     game.table.delete()
     assert not GameReview.objects.filter(game_id=game_id).exists()
     assert reviews.make(game_id) == "gone"
+
+
+def test_a_review_whose_task_was_lost_is_sent_again(player):
+    """Queued long ago and never begun (its message lost with a broker that
+    failed over, say): beat's ``send_queued`` sends it again; a review
+    queued a moment ago is left to its own task."""
+    lost = play_out(japanese_game(player).pk)
+    recent = play_out(japanese_game(player).pk)
+    sent_reviews()  # the tasks sent as the games ended, taken off the queue
+    long_ago = timezone.now() - reviews.RESEND_AFTER - timedelta(minutes=1)
+    GameReview.objects.filter(game=lost).update(updated_at=long_ago)
+
+    assert reviews.send_queued() == 1
+    assert sent_reviews() == [lost.pk]
+    assert GameReview.objects.get(game=recent).status == GameReview.Status.QUEUED
+
+
+def test_a_review_left_running_by_a_dead_worker_is_sent_again_and_made(player):
+    """A worker killed in the middle of a review leaves it ``running``: once
+    it has run far longer than any review takes, it is sent again, and made.
+    One running for a shorter time is left to its worker."""
+    dead = play_out(japanese_game(player).pk)
+    busy = play_out(japanese_game(player).pk)
+    sent_reviews()
+    GameReview.objects.filter(game__in=[dead, busy]).update(
+        status=GameReview.Status.RUNNING
+    )
+    long_ago = timezone.now() - reviews.RUNNING_AT_MOST - timedelta(minutes=1)
+    GameReview.objects.filter(game=dead).update(updated_at=long_ago)
+
+    assert reviews.send_queued() == 1
+    assert sent_reviews() == [dead.pk]
+    assert reviews.make(dead.pk) == GameReview.Status.DONE
+    assert GameReview.objects.get(game=busy).status == GameReview.Status.RUNNING
