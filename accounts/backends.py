@@ -13,6 +13,7 @@ from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import make_password, verify_password
+from django.db import connection
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -29,6 +30,22 @@ hash_password = sync_to_async(make_password, thread_sensitive=False)
 _verify_password = sync_to_async(verify_password, thread_sensitive=False)
 
 
+@sync_to_async  # on the request's thread, whose connection it is
+def _give_connection_back() -> None:
+    """Return the request's pooled connection while the password hashes.
+
+    A hash takes a quarter of a CPU second, and seconds on a busy machine;
+    held meanwhile, the pool's few connections go to a burst of sign-ins
+    and every other page waits for one, then fails. Closing a pooled
+    connection hands it back; the next query takes one again. Without the
+    pool, or inside a transaction, the connection stays.
+    """
+    if connection.settings_dict["OPTIONS"].get("pool") and not (
+        connection.in_atomic_block
+    ):
+        connection.close()
+
+
 class PasswordBackend(ModelBackend):
     """Django's ModelBackend; asynchronously, its password hashing runs on a
     worker thread, away from the event loop."""
@@ -42,6 +59,9 @@ class PasswordBackend(ModelBackend):
         try:
             user = await users._default_manager.aget_by_natural_key(username)
         except users.DoesNotExist:
+            user = None
+        await _give_connection_back()
+        if user is None:
             # Hash once anyway, as ModelBackend does, so that an unknown
             # username takes as long as a wrong password.
             await hash_password(password)

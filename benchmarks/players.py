@@ -4,7 +4,7 @@ next to a durable echo's capacity under the same sockets in the same run.
 
     python benchmarks/players.py [--stages 40,120,200] [--stage-seconds 120]
                                  [--ramp-per-minute 200] [--echo-beyond 2]
-                                 [--port P] [--smoke]
+                                 [--memory-every S] [--port P] [--smoke]
 
 What it does, all on 127.0.0.1:
 
@@ -74,6 +74,13 @@ What it does, all on 127.0.0.1:
 
 ``--smoke`` is a minute or two: one stage of 16 players (one cycle of the
 mix), 40 s held, the echo at 16.
+
+``--memory-every S`` is the memory run (say ``--stages 120 --stage-seconds
+3600 --memory-every 300``): the web process traces its allocations, its
+private RSS is sampled every 10 s and a heap snapshot taken every S seconds
+(``memory_watch.py``); at the end the RSS over the hold, whether it is flat
+within 5% over the last half, and the lines whose memory grew most in that
+half. The echo is not run then.
 """
 
 from __future__ import annotations
@@ -87,6 +94,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -94,13 +102,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import memory_watch  # noqa: E402
 import servers  # noqa: E402
 from live_tables import ECHO_TABLE, open_socket, percentile  # noqa: E402
 from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
 
 sys.path.insert(0, str(BASE_DIR / "scripts"))
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 DATABASE = "pulka_players"
 PASSWORD = "players-bench-password"
@@ -827,15 +836,19 @@ async def sampler(usage: Usage, url: str, stage_of, done: asyncio.Event) -> None
         conn.close()
 
 
-async def run_players(args, base: str, usage: Usage, db_url: str) -> tuple:
+async def run_players(
+    args, base: str, usage: Usage, db_url: str, memory: memory_watch.Watch | None
+) -> tuple:
     run = Run(base)
     stages: list[Stage] = []
     current = {"stage": None}
     done = asyncio.Event()
+    held = asyncio.Event()  # the memory is watched over the holds alone
     monitors = [
         asyncio.create_task(health(base, run.record, run)),
         asyncio.create_task(sampler(usage, db_url, lambda: current["stage"], done)),
     ]
+    watching = None
     for players in args.stages:
         stage = Stage(players, time.monotonic())
         stages.append(stage)
@@ -852,6 +865,10 @@ async def run_players(args, base: str, usage: Usage, db_url: str) -> tuple:
         cpu_before, _ = usage.mark()
         client_before = time.process_time()
         current["stage"] = stage
+        if memory is not None and watching is None:
+            watching = asyncio.create_task(
+                memory_watch.watch(memory, args.memory_every, held)
+            )
         await asyncio.sleep(args.stage_seconds)
         current["stage"] = None
         await asyncio.to_thread(usage.sample)
@@ -867,6 +884,9 @@ async def run_players(args, base: str, usage: Usage, db_url: str) -> tuple:
             own_rss(),
         )
         print(stage_line(stage, run.record), flush=True)
+    if watching is not None:
+        held.set()
+        await watching
     await run.stop()
     done.set()
     for task in monitors:
@@ -1190,6 +1210,12 @@ def main() -> int:
         default=2,
         help="echo stages doubling past the last stage while it holds (default 2)",
     )
+    parser.add_argument(
+        "--memory-every",
+        type=float,
+        default=0,
+        help="seconds between heap snapshots of the web process (default: none)",
+    )
     parser.add_argument("--port", type=int, help="uvicorn's port (default: free)")
     parser.add_argument(
         "--smoke", action="store_true", help="one stage of 16 players, 40 s held"
@@ -1201,6 +1227,8 @@ def main() -> int:
         parser.error("--stages: rising counts of players")
     if args.stage_seconds <= 0 or args.ramp_per_minute <= 0:
         parser.error("--stage-seconds and --ramp-per-minute must be positive")
+    if args.memory_every < 0:
+        parser.error("--memory-every must not be negative")
     with servers.PrivateServices() as services:
         return run(args, services)
 
@@ -1242,6 +1270,10 @@ def run(args, services) -> int:
     (port,) = servers.ports(args.port, 1)
     base = f"http://127.0.0.1:{port}"
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    memory = None
+    if args.memory_every:
+        snapshots = Path(tempfile.mkdtemp(prefix="players-memory-", dir=tmp))
+        env[memory_watch.SNAPSHOT_DIR_ENV] = str(snapshots)
     names = ("web", "worker", "beat", "echo")
     logs = {name: tmp / f"players_{port}_{name}.log" for name in names}
 
@@ -1288,7 +1320,9 @@ def run(args, services) -> int:
             f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start",
             flush=True,
         )
-        played, stages = asyncio.run(run_players(args, base, usage, db_url))
+        if args.memory_every:
+            memory = memory_watch.Watch(procs["web"].pid, snapshots)
+        played, stages = asyncio.run(run_players(args, base, usage, db_url, memory))
         # The platform stops, so that the checks find the database as the
         # players left it and the echo has a web process to itself.
         for proc in procs.values():
@@ -1297,11 +1331,12 @@ def run(args, services) -> int:
         checks = integrity(played.record)
         connection.close()
         print(f"players gone; {annulled} unfinished games annulled", flush=True)
-        procs["echo"] = start_web(logs["echo"])
-        wait_for_health(procs["echo"], f"{base}/health/", logs["echo"])
         echoes = []
-        counts = [stage.players for stage in stages]
-        for _ in range(args.echo_beyond):
+        counts = [] if memory else [stage.players for stage in stages]
+        if counts:
+            procs["echo"] = start_web(logs["echo"])
+            wait_for_health(procs["echo"], f"{base}/health/", logs["echo"])
+        for _ in range(args.echo_beyond if counts else 0):
             counts.append(counts[-1] * 2)
         for n, players in enumerate(counts):
             stage = stages[min(n, len(stages) - 1)]
@@ -1336,6 +1371,8 @@ def run(args, services) -> int:
                     + "\n".join(lines[first : first + 25])
                 )
     sound = report(args, played, stages, echoes, checks, setup)
+    if memory is not None:
+        memory_watch.report(memory)
     print("integrity holds" if sound else "INTEGRITY FAILED")
     return 0 if sound else 1
 

@@ -329,3 +329,54 @@ async def test_other_pages_are_served_while_a_password_is_being_hashed(path, set
         await sync_to_async(connections.close_all)()
 
     assert response.status_code == 302
+
+
+@pytest.fixture
+def pooled():
+    """The pool the site's processes use, for this test's connections (the
+    test process has none: tests/conftest.py)."""
+    database = connections["default"]
+    database.close()
+    options = database.settings_dict["OPTIONS"]
+    options["pool"] = {"min_size": 1, "max_size": 4, "timeout": 10}
+    try:
+        yield database.pool
+    finally:
+        database.close_pool()
+        options.pop("pool")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_sign_in_gives_its_database_connection_back_while_it_hashes(
+    settings, pooled
+):
+    """A burst of sign-ins must not hold the pool's few connections for the
+    seconds their hashes take on a busy machine, or every other page waits
+    for one and fails (seen as 503s in benchmarks/players.py's ramps)."""
+    user = await sync_to_async(UserFactory)()
+    settings.PASSWORD_HASHERS = [f"{HeldHasher.__module__}.HeldHasher"]
+    HeldHasher.started.clear()
+    HeldHasher.release.clear()
+    pool = pooled
+
+    def in_use() -> int:
+        stats = pool.get_stats()
+        return stats["pool_size"] - stats["pool_available"]
+
+    # The user's creation gives its connection back, as a request does.
+    await sync_to_async(connections.close_all)()
+    before = in_use()
+    form = {"username": user.username, "password": DEFAULT_PASSWORD}
+    try:
+        login = asyncio.create_task(AsyncClient().post("/accounts/login/", form))
+        await asyncio.to_thread(HeldHasher.started.wait, 30)
+        during = in_use()
+        HeldHasher.release.set()
+        response = await login
+    finally:
+        HeldHasher.release.set()
+        await sync_to_async(connections.close_all)()
+
+    assert response.status_code == 302
+    assert during == before
