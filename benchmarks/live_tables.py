@@ -1,13 +1,13 @@
 """Load on the live tables: many players at many tables at once, measured
-against a durable WebSocket echo served by the same servers, the phases
-interleaved.
+against a durable WebSocket echo served by the same servers, raw and
+through the project's Channels stack, the phases interleaved.
 
     python benchmarks/live_tables.py [--tables N] [--moves M] [--pairs K]
-                                     [--servers S]
+                                     [--protocol 1|2] [--servers S]
                                      [--route home|any]
                                      [--profile japanese|georgian-club]
                                      [--think T] [--time-limit L] [--redis-db D]
-                                     [--port P]
+                                     [--port P] [--replica none|async|sync]
 
 What it does, all on 127.0.0.1:
 
@@ -16,53 +16,73 @@ What it does, all on 127.0.0.1:
    other server is touched), creates the database ``pulka_bench`` there and
    migrates it; the channel layer and the Celery broker use Redis database
    D (default 15). Both servers are stopped and their directory removed at
-   the end.
+   the end. With ``--replica async`` or ``--replica sync`` PostgreSQL is
+   instead a primary and a streaming replica of its own on loopback TCP
+   ports (``replication.ReplicatedPostgres``, as tests/ha's failover
+   drill), reached by a multi-host DATABASE_URL; ``sync`` makes the replica
+   the primary's synchronous standby, so that a commit (a move's, an echo
+   frame's) returns once the replica has it too. A/B/A with ``async``,
+   ``sync``, ``async`` gives synchronous replication's cost per move.
 2. Starts S uvicorn processes (default 2), on ports P, P+1, ... (free ports
    without ``--port``), each told every process's name
    (``PULKA_LIVE_NODES``), as docker/ deploys them, serving the application
    made by this file's ``make_application``: the project's ASGI
-   application, a raw ASGI echo at /echo/ and a durable echo at
-   /echo-durable/ (which writes through the journal).
-3. Creates N tables (Japanese Joker by default) with a person in every seat,
-   users and sessions made directly through the ORM, and opens one WebSocket
-   per seat, one after another. With ``--route home`` (the default) each
-   socket goes to its game's home process, as the deployment's proxy sends
-   it (``games.live.routing``: the client does the proxy's hashing, so no
-   proxy process shares the two cores); with ``--route any`` sockets go to
-   the processes in turn, as a proxy without routing would spread them.
-   Each client plays the first legal choice it was last sent when it is its
-   turn, one action in flight at a time, until its table has had M moves or
-   the time limit passes. With ``--think T`` a client first thinks for a
-   random time between T/2 and 3T/2 seconds (the site's own bots take 1 s);
-   without it (the default) it answers at once, so the servers run flat out
-   and the figures are their capacity. Flat out, a socket sends far more
-   than a person can (tens of moves a second), so the per-socket message
-   limit (``PULKA_SOCKET_RATE``, 10 a second) is lifted for those runs;
-   paced, the servers keep it.
-4. Opens as many echo connections, grouped like the seats of the tables and
-   spread over the processes alike; in each group one connection at a time
-   sends a frame the size of an action and waits for it to come back, M
-   times per group, thinking between round trips as the players do: the
-   same concurrency and pace, one message in flight per table. The echo is
-   *durable*: each frame is written to PostgreSQL before it is sent back,
-   queued on the process's journal exactly as a move's step is (the same
-   group commit, pool and ``synchronous_commit``): the one wait a move may
-   not skip.
-5. Interleaves the phases: durable echo, moves, durable echo, moves,
-   durable echo (``--pairs`` moves phases, each on tables and sockets of
-   its own), so that a drift of the machine's speed falls on both; each
-   moves phase is compared with the mean of the echo phases either side.
+   application, a raw ASGI echo at /echo/, a durable echo at
+   /echo-durable/ (which writes through the journal) and the same durable
+   echo through the project's Channels stack at /echo-channels/ (the
+   sockets' middleware of config/asgi.py, a ``URLRouter`` and a consumer
+   built as the game's socket is: ``channels_echo``).
+3. Creates N tables (Japanese Joker by default) with a person in every
+   seat, users and sessions made directly through the ORM, and opens one
+   WebSocket per seat, one after another. With ``--route home`` (the
+   default) each socket goes to its game's home process, as the
+   deployment's proxy sends it (``games.live.routing``: the client does the
+   proxy's hashing, so no proxy process shares the two cores); with
+   ``--route any`` sockets go to the processes in turn, as a proxy without
+   routing would spread them. Each socket speaks the game protocol's
+   version ``--protocol`` (2 by default, the table page's: the answer to a
+   move rides on the mover's update; 1: an ``ack`` frame of its own after
+   it; docs/protocol.md, Protocol versions), and a move's round trip is
+   timed from the action to its answer. Each client plays the first legal
+   choice it was last sent when it is its turn, one action in flight at a
+   time, until its table has had M moves or the time limit passes. With
+   ``--think T`` a client first thinks for a random time between T/2 and
+   3T/2 seconds (the site's own bots take 1 s); without it (the default) it
+   answers at once, so the servers run flat out and the figures are their
+   capacity. Flat out, a socket sends far more than a person can (tens of
+   moves a second), so the per-socket message limit (``PULKA_SOCKET_RATE``,
+   10 a second) is lifted for those runs; paced, the servers keep it.
+4. For each echo, opens as many connections, grouped like the seats of the
+   tables and spread over the processes alike; in each group one connection
+   at a time sends a frame the size of an action and waits for it to come
+   back, M times per group, thinking between round trips as the players do:
+   the same concurrency and pace, one message in flight per table. The echo
+   is *durable*: each frame is written to PostgreSQL before it is sent
+   back, queued on the process's journal exactly as a move's step is (the
+   same group commit, pool and ``synchronous_commit``): the one wait a move
+   may not skip. The raw durable echo is an ASGI application of its own;
+   the Channels echo goes through everything a game socket goes through
+   before the game: what a move costs beyond it is the game's, what the
+   Channels echo costs beyond the raw one is the framework's.
+5. Interleaves the phases: durable echo, Channels echo, moves, durable
+   echo, Channels echo, moves, ..., durable echo, Channels echo
+   (``--pairs`` moves phases, each on tables and sockets of its own), so
+   that a drift of the machine's speed falls on all; each moves phase is
+   compared with the mean of each echo's phases either side.
 6. Prints each phase (rate, round trip p50/p99, errors, the servers' CPU a
-   move or a frame), each pair's ratios, the messages the processes sent
-   each other through the channel layer (their /health/ counters), the CPU
-   a move of the servers and of the client, and a verdict line per target:
-   flat out, moves a second at least 0.5x the durable echo's frames a
-   second (the median of the pairs) and a move's p99 at most 300 ms;
-   paced (``--think``), a move's p99 at most 3x the durable echo's and no
-   hop; both, no error. An error is an ``error`` message, a socket closed
-   before its table is done, any exception a client task ends with, and a
-   table or echo group that did not finish its round trips in the time
-   limit.
+   move or a frame), each pair's ratios against both echoes, the messages
+   the processes sent each other through the channel layer (their /health/
+   counters), the CPU a move of the servers and of the client, and a
+   verdict line per target: flat out, moves a second at least 0.3x the
+   durable echo's frames a second and at least 0.9x the Channels echo's
+   (the medians of the pairs), the servers' CPU at most 0.23 ms a move and
+   a move's p99 at most 300 ms; paced (``--think``), a move's p99 at most
+   3x the durable echo's and no hop; both, no error. An error is an
+   ``error`` message, a socket closed before its table is done, any
+   exception a client task ends with, and a table or echo group that did
+   not finish its round trips in the time limit; and, for the protocol, a
+   first sync that names another version than the one asked for, or
+   (protocol 2) an ``ack`` frame answering a move while the game plays on.
 
 Every client also pings every 5 s, as the protocol asks. The servers are stopped
 at the end, whatever happens. No Celery worker runs: the players move long
@@ -74,6 +94,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -88,10 +109,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import memory_watch  # noqa: E402
 import servers  # noqa: E402
 from servers import BASE_DIR, stop_server, wait_for_health  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 BENCH_DATABASE = "pulka_bench"
 # The longest turn a table may have (PULKA_ANY_TURN_SECONDS allows it): no
@@ -150,16 +172,56 @@ async def durable_echo(scope, receive, send) -> None:
     await echo(scope, receive, send, keep=insert)
 
 
+def channels_echo():
+    """The durable echo through the project's Channels stack: the sockets'
+    middleware of config/asgi.py (``socket_stack``: the client's address,
+    the origin's check, the flood gate, the session), a ``URLRouter`` and a
+    Channels consumer built as the game's socket is
+    (``games.consumers.table.GameConsumer``: its dispatch, a channel of the
+    layer of its own), which writes each text frame through the process's
+    journal as ``durable_echo`` does before sending it back. What a move
+    costs beyond it is the game's."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from channels.routing import URLRouter
+
+    from common.socket_routes import socket_path
+    from config.asgi import socket_stack
+    from games.consumers.sockets import DirectDispatchMixin
+    from games.live.hall import hall
+
+    class DurableEchoConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+        async def connect(self) -> None:
+            self.journal = (await hall()).journal
+            await self.accept()
+
+        async def receive(self, text_data=None, bytes_data=None) -> None:
+            if text_data is not None:
+                await self.journal.queue(ECHO_INSERT, [text_data])
+                await self.send(text_data=text_data)
+            else:
+                await self.send(bytes_data=bytes_data)
+
+    return socket_stack(
+        URLRouter([socket_path("echo-channels/", DurableEchoConsumer.as_asgi())])
+    )
+
+
 def make_application():
     """uvicorn factory: /echo/ is the raw echo, /echo-durable/ the echo with
-    a database write through the journal, the rest is the project."""
+    a database write through the journal, /echo-channels/ the same through
+    the project's Channels stack, the rest is the project."""
     from config.asgi import application as project
+
+    memory_watch.allow_snapshots()  # players.py --memory-every
+    through_channels = channels_echo()
 
     async def application(scope, receive, send):
         if scope["type"] == "websocket" and scope["path"] == "/echo/":
             await echo(scope, receive, send)
         elif scope["type"] == "websocket" and scope["path"] == "/echo-durable/":
             await durable_echo(scope, receive, send)
+        elif scope["type"] == "websocket" and scope["path"] == "/echo-channels/":
+            await through_channels(scope, receive, send)
         else:
             await project(scope, receive, send)
 
@@ -310,9 +372,18 @@ def think_time(think: float, rng: random.Random) -> float:
 
 
 async def play_seat(
-    ws, table: Table, stats: Stats, start: asyncio.Event, think: float, seed: int
+    ws,
+    table: Table,
+    stats: Stats,
+    start: asyncio.Event,
+    think: float,
+    seed: int,
+    protocol: int = 1,
 ) -> None:
-    """One seat: keep the latest snapshot, act when it is our turn."""
+    """One seat: keep the latest snapshot, act when it is our turn. The
+    socket speaks ``protocol`` (docs/protocol.md, Protocol versions): the
+    answer to an action is its ``ack`` frame (1), or the ``ack`` field of
+    the update it caused (2); the round trip is timed to the answer."""
     from websockets.exceptions import ConnectionClosed
 
     rng = random.Random(seed)
@@ -327,6 +398,8 @@ async def play_seat(
             message = json.loads(await ws.recv())
             if message["type"] == "sync":
                 snapshot = {**message, "position": message["view"]}
+                if message.get("protocol", 1) != protocol:
+                    stats.error(f"protocol {message.get('protocol', 1)} spoken")
         await start.wait()
         while not table.done:
             view = snapshot["position"]
@@ -355,6 +428,11 @@ async def play_seat(
                 await ws.send(frame)
             message = json.loads(await ws.recv())
             kind = message["type"]
+            # The answer to the pending action, wherever it rides.
+            answer = message.get("ack") if kind == "update" else None
+            if kind == "ack":
+                answer = message["id"]
+            answered = pending is not None and answer == pending[0]
             if kind == "sync":
                 snapshot = {**message, "position": message["view"]}
             elif kind == "update" and message["version"] > snapshot["version"]:
@@ -365,7 +443,10 @@ async def play_seat(
             if snapshot["status"] != "playing":
                 table.over = True
                 await table.finish()
-            elif kind == "ack" and pending and message["id"] == pending[0]:
+            elif answered:
+                if kind == "ack" and protocol >= 2:
+                    # Protocol 2 answers a move that made an update on it.
+                    stats.error("ack frame under protocol 2")
                 stats.round_trips.append(time.perf_counter() - pending[1])
                 pending = None
                 table.moves += 1
@@ -425,12 +506,15 @@ async def run_moves(
     think: float,
     time_limit: float,
     on_start=None,
+    protocol: int = 1,
 ) -> Stats:
     """``route(game_id, n)`` is the server of a game's n-th socket;
-    ``on_start()`` is called as the first moves are made."""
+    ``on_start()`` is called as the first moves are made; the sockets speak
+    ``protocol``."""
     stats = Stats()
+    query = f"?protocol={protocol}" if protocol > 1 else ""
     targets = [
-        (route(game_id, n), f"/ws/games/{game_id}/", cookie)
+        (route(game_id, n), f"/ws/games/{game_id}/{query}", cookie)
         for seats in games
         for n, (game_id, cookie) in enumerate(seats)
     ]
@@ -449,7 +533,7 @@ async def run_moves(
         tables.append(table)
         tasks += [
             asyncio.create_task(
-                play_seat(ws, table, stats, start, think, seed=len(tasks) + n)
+                play_seat(ws, table, stats, start, think, len(tasks) + n, protocol)
             )
             for n, ws in enumerate(table.sockets)
         ]
@@ -567,7 +651,7 @@ def row(name: str, stats: Stats, cpu: str) -> tuple[str, str]:
     errors = sum(stats.errors.values())
     spread = "/".join(str(n) for n in stats.spread) or "?"
     line = (
-        f"{name:<16}{count:>8}{seconds:>9.1f}{stats.rate:>10.1f}"
+        f"{name:<20}{count:>8}{seconds:>9.1f}{stats.rate:>10.1f}"
         f"{percentile(stats.round_trips, 0.5) * 1000:>10.2f}"
         f"{percentile(stats.round_trips, 0.99) * 1000:>10.2f}{errors:>8}"
         f"{stats.connect_seconds:>10.1f}{cpu:>18}  {spread}"
@@ -631,8 +715,15 @@ def profile_summary(directory: Path, top: int = 15) -> str:
 
 # The targets, checked by the verdict lines.
 PACED_P99_OVER_DURABLE = 3.0
-FLAT_RATE_OVER_DURABLE = 0.5
+FLAT_RATE_OVER_DURABLE = 0.3
+FLAT_RATE_OVER_CHANNELS = 0.9
 FLAT_P99_MS = 300
+FLAT_SERVER_CPU_MS = 0.23  # the servers' CPU a move
+# The two echoes, in the order their phases run: the durable echo raw (an
+# ASGI application of its own) and through the project's Channels stack.
+ECHOES = ("echo", "channels")
+ECHO_PATHS = {"echo": "/echo-durable/", "channels": "/echo-channels/"}
+ECHO_NAMES = {"echo": "durable echo", "channels": "Channels echo"}
 # The size of the echoes' frames: about an action's (the moves print theirs).
 ECHO_FRAME_BYTES = 90
 
@@ -652,7 +743,15 @@ def main() -> None:
         "--pairs",
         type=int,
         default=2,
-        help="moves phases, each between two durable echo phases (default 2)",
+        help="moves phases, each between two phases of each echo (default 2)",
+    )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        default=2,
+        choices=[1, 2],
+        help="the game sockets' protocol version: 2 (the table page's, the "
+        "default) answers a move in its update, 1 with an ack frame",
     )
     parser.add_argument(
         "--profile", default="japanese", choices=["japanese", "georgian-club"]
@@ -691,23 +790,50 @@ def main() -> None:
         help="the first uvicorn process's port, the others' the next ones "
         "(default: free ports)",
     )
+    parser.add_argument(
+        "--replica",
+        default="none",
+        choices=["none", "async", "sync"],
+        help="PostgreSQL alone on its socket (none), or a primary with a "
+        "streaming replica, asynchronous or a synchronous standby",
+    )
     args = parser.parse_args()
     if args.pairs < 1:
         parser.error("--pairs is at least 1")
-    with servers.PrivateServices() as services:
-        run(args, services)
+    with contextlib.ExitStack() as stack:
+        cluster = None
+        if args.replica != "none":
+            from replication import ReplicatedPostgres
+
+            cluster = stack.enter_context(
+                ReplicatedPostgres(synchronous=args.replica == "sync")
+            )
+        services = stack.enter_context(
+            servers.PrivateServices(postgres=cluster is None)
+        )
+        run(args, services, cluster)
 
 
 @dataclass
 class Phase:
-    kind: str  # moves or echo
+    kind: str  # moves, or one of ECHOES
     stats: Stats
     server_cpu: float = 0.0
     client_cpu: float = 0.0
 
 
-def run(args, services) -> None:
-    db_url = services.create_database(BENCH_DATABASE)
+def run(args, services, cluster=None) -> None:
+    if cluster is None:
+        db_url = services.create_database(BENCH_DATABASE)
+        postgres = "PostgreSQL on its Unix socket"
+    else:
+        cluster.create_database(BENCH_DATABASE)
+        db_url = cluster.url(BENCH_DATABASE)
+        postgres = (
+            "PostgreSQL primary with a "
+            + ("synchronous standby" if cluster.synchronous else "streaming replica")
+            + " (loopback TCP)"
+        )
     layer_url = services.redis_url(args.redis_db)
     ports = servers.ports(args.port, args.servers)
     nodes = [f"127.0.0.1:{port}" for port in ports]
@@ -774,7 +900,9 @@ def run(args, services) -> None:
             f"phase), {pace}, {os.cpu_count()} CPUs, load average "
             f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start; "
             f"migrate {migrated:.1f} s, {len(games)} tables {created:.1f} s; "
-            f"phases durable echo / moves interleaved, {args.pairs} moves phases"
+            f"phases durable echo / Channels echo / moves (protocol "
+            f"{args.protocol}) interleaved, {args.pairs} moves phases; "
+            f"{postgres}"
         )
         try:
             import uvloop
@@ -820,23 +948,29 @@ def run(args, services) -> None:
                 )
             )
 
-        def echo_phase(on_start):
-            return run_echo(
-                bases, "/echo-durable/", args.tables, players, ECHO_FRAME_BYTES,
-                args.moves, args.think, args.time_limit, on_start,
-            )  # fmt: skip
+        def echo_phases() -> None:
+            """The durable echo raw, then through the Channels stack."""
+            for kind in ECHOES:
+                measured(
+                    kind,
+                    lambda on_start, kind=kind: run_echo(
+                        bases, ECHO_PATHS[kind], args.tables, players,
+                        ECHO_FRAME_BYTES, args.moves, args.think,
+                        args.time_limit, on_start,
+                    ),
+                )  # fmt: skip
 
         for n in range(args.pairs):
-            measured("echo", echo_phase)
+            echo_phases()
             chunk = games[n * args.tables : (n + 1) * args.tables]
             measured(
                 "moves",
                 lambda on_start, chunk=chunk: run_moves(
                     bases, route, chunk, args.moves, args.think, args.time_limit,
-                    on_start,
+                    on_start, args.protocol,
                 ),
             )  # fmt: skip
-        measured("echo", echo_phase)
+        echo_phases()
         for spy in spies:
             spy.wait()
         hops_seen = hops(bases)
@@ -852,14 +986,18 @@ def run(args, services) -> None:
 
 def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None:
     header = (
-        f"{'phase':<16}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
+        f"{'phase':<20}{'count':>8}{'seconds':>9}{'per s':>10}{'p50 ms':>10}"
         f"{'p99 ms':>10}{'errors':>8}{'connect s':>10}{'server CPU':>18}  sockets"
     )
     print(f"\n{header}")
     details = []
     for n, phase in enumerate(phases, start=1):
         stats = phase.stats
-        name = f"{n} {'moves (ack)' if phase.kind == 'moves' else 'durable echo'}"
+        name = f"{n} " + (
+            f"moves, protocol {args.protocol}"
+            if phase.kind == "moves"
+            else ECHO_NAMES[phase.kind]
+        )
         made = max(len(stats.round_trips), 1)
         per = "move" if phase.kind == "moves" else "frame"
         line, detail = row(
@@ -871,13 +1009,13 @@ def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None
     for detail in details:
         print(f"  errors, {detail}")
     moves = [p for p in phases if p.kind == "moves"]
-    echoes = [p for p in phases if p.kind == "echo"]
+    echoes = {kind: [p for p in phases if p.kind == kind] for kind in ECHOES}
     made = sum(len(p.stats.round_trips) for p in moves) or 1
     sizes = [b for p in moves for b in p.stats.frame_bytes]
     print(
         f"load average (1 min) at the end: {load_after:.2f}; echo frames "
         f"{ECHO_FRAME_BYTES} B, actions {statistics.mean(sizes) if sizes else 0:.0f} B"
-        " on average"
+        f" on average; game sockets speaking protocol {args.protocol}"
     )
     print(
         "groups that completed: "
@@ -888,54 +1026,78 @@ def report(args, phases: list[Phase], hops_seen: int, load_after: float) -> None
     print(f"channel-layer hops between the processes during the moves: {hops_seen}")
     servers_cpu = sum(p.server_cpu for p in moves)
     client_cpu = sum(p.client_cpu for p in moves)
-    frames = max(1, sum(len(p.stats.round_trips) for p in echoes))
-    echo_servers = sum(p.server_cpu for p in echoes)
-    echo_client = sum(p.client_cpu for p in echoes)
-    print(
+    server_ms = servers_cpu / made * 1000
+    cpu_line = (
         f"CPU during the moves: servers {servers_cpu:.1f} s "
-        f"({servers_cpu / made * 1000:.2f} ms a move), client {client_cpu:.1f} s "
-        f"({client_cpu / made * 1000:.2f} ms a move); during the durable echo: "
-        f"servers {echo_servers / frames * 1000:.2f} ms a frame, client "
-        f"{echo_client / frames * 1000:.2f} ms a frame"
+        f"({server_ms:.2f} ms a move), client {client_cpu:.1f} s "
+        f"({client_cpu / made * 1000:.2f} ms a move)"
     )
-    # Each moves phase against the mean of the echo phases either side.
-    rates, p99s = [], []
+    for kind in ECHOES:
+        frames = max(1, sum(len(p.stats.round_trips) for p in echoes[kind]))
+        echo_servers = sum(p.server_cpu for p in echoes[kind])
+        echo_client = sum(p.client_cpu for p in echoes[kind])
+        cpu_line += (
+            f"; during the {ECHO_NAMES[kind]}: servers "
+            f"{echo_servers / frames * 1000:.2f} ms a frame, client "
+            f"{echo_client / frames * 1000:.2f} ms a frame"
+        )
+    print(cpu_line)
+    # Each moves phase against the mean of each echo's phases either side.
+    rates: dict[str, list[float]] = {kind: [] for kind in ECHOES}
+    p99s: dict[str, list[float]] = {kind: [] for kind in ECHOES}
     for n, phase in enumerate(moves):
-        before, after = echoes[n].stats, echoes[n + 1].stats
-        echo_rate = (before.rate + after.rate) / 2
-        echo_p99 = (percentile(before.round_trips, 0.99) + percentile(
-            after.round_trips, 0.99)) / 2  # fmt: skip
         move_p99 = percentile(phase.stats.round_trips, 0.99)
-        rates.append(phase.stats.rate / echo_rate)
-        p99s.append(move_p99 / echo_p99)
+        parts = []
+        for kind in ECHOES:
+            before, after = echoes[kind][n].stats, echoes[kind][n + 1].stats
+            echo_rate = (before.rate + after.rate) / 2
+            echo_p99 = (percentile(before.round_trips, 0.99) + percentile(
+                after.round_trips, 0.99)) / 2  # fmt: skip
+            rates[kind].append(phase.stats.rate / echo_rate)
+            p99s[kind].append(move_p99 / echo_p99)
+            parts.append(
+                f"against the {ECHO_NAMES[kind]}'s {echo_rate:.0f}/s: "
+                f"{rates[kind][-1]:.2f}x, p99 {echo_p99 * 1000:.1f} ms: "
+                f"{p99s[kind][-1]:.2f}x"
+            )
         print(
-            f"pair {n + 1}: moves {phase.stats.rate:.0f}/s against the durable "
-            f"echo's {echo_rate:.0f}/s: {rates[-1]:.2f}x; move p99 "
-            f"{move_p99 * 1000:.1f} ms against {echo_p99 * 1000:.1f} ms: "
-            f"{p99s[-1]:.2f}x"
+            f"pair {n + 1}: moves {phase.stats.rate:.0f}/s, p99 "
+            f"{move_p99 * 1000:.1f} ms; " + "; ".join(parts)
         )
     if args.py_spy:
         print(f"\nprofile of the servers ({args.py_spy}):")
         print(profile_summary(args.py_spy))
     errors = sum(sum(p.stats.errors.values()) for p in phases)
-    rate, p99_ratio = statistics.median(rates), statistics.median(p99s)
+    rate = {kind: statistics.median(rates[kind]) for kind in ECHOES}
+    p99_ratio = {kind: statistics.median(p99s[kind]) for kind in ECHOES}
     all_moves = [t for p in moves for t in p.stats.round_trips]
     move_p99 = percentile(all_moves, 0.99)
     if args.think:
+        met = p99_ratio["echo"] <= PACED_P99_OVER_DURABLE
         print(
-            f"verdict paced: move p99 {p99_ratio:.2f}x the durable echo's, median "
-            f"of {len(p99s)} pairs ({verdict(p99_ratio <= PACED_P99_OVER_DURABLE)} "
-            f"the {PACED_P99_OVER_DURABLE:g}x target)"
+            f"verdict paced: move p99 {p99_ratio['echo']:.2f}x the durable echo's "
+            f"({p99_ratio['channels']:.2f}x the Channels echo's), median of "
+            f"{len(moves)} pairs ({verdict(met)} the {PACED_P99_OVER_DURABLE:g}x "
+            "target)"
         )
         print(
             f"verdict paced: {hops_seen} channel-layer hops "
             f"({verdict(hops_seen == 0)} the 0 target for routed games)"
         )
     else:
+        for kind, target in (
+            ("echo", FLAT_RATE_OVER_DURABLE),
+            ("channels", FLAT_RATE_OVER_CHANNELS),
+        ):
+            print(
+                f"verdict flat out: moves/s {rate[kind]:.2f}x the "
+                f"{ECHO_NAMES[kind]}'s frames/s, median of {len(moves)} pairs "
+                f"({verdict(rate[kind] >= target)} the {target:g}x target)"
+            )
         print(
-            f"verdict flat out: moves/s {rate:.2f}x the durable echo's frames/s, "
-            f"median of {len(rates)} pairs ({verdict(rate >= FLAT_RATE_OVER_DURABLE)}"
-            f" the {FLAT_RATE_OVER_DURABLE:g}x target)"
+            f"verdict flat out: servers' CPU {server_ms:.2f} ms a move "
+            f"({verdict(server_ms <= FLAT_SERVER_CPU_MS)} the "
+            f"{FLAT_SERVER_CPU_MS:g} ms target)"
         )
         print(
             f"verdict flat out: move p99 {move_p99 * 1000:.0f} ms "

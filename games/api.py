@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.urls import path
+from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 
 from common.api_errors import ErrorSerializer, refusal_serializer
+from common.replica import replica_reads
 from games import reviews, selectors
 from games.models import Game, GameReview, Seat
 from games.serializers import (
@@ -73,6 +75,7 @@ def filter_games(games: QuerySet[Game], filters: dict) -> QuerySet[Game]:
     return games
 
 
+@method_decorator(replica_reads, name="get")
 @extend_schema(parameters=[GameFilterSerializer])
 class GameListView(generics.ListAPIView):
     """Games, newest first: finished, in progress, called off or annulled.
@@ -92,6 +95,7 @@ class GameListView(generics.ListAPIView):
         return filter_games(games, params.validated_data).order_by("-started_at", "-id")
 
 
+@method_decorator(replica_reads, name="get")
 @extend_schema(parameters=[GAME_ID])
 class GameDetailView(generics.RetrieveAPIView):
     """A game, with the rating change of each player if it was rated."""
@@ -112,6 +116,7 @@ class GameDetailView(generics.RetrieveAPIView):
         ),
     },
 )
+@method_decorator(replica_reads, name="get")
 class GameRecordView(generics.GenericAPIView):
     """The game record in the RECORD.md format: every deal's cards and every
     action, as ``python -m joker.replay`` reads it, and each deal's

@@ -123,6 +123,27 @@ TABLE_TAKES: dict[str, type[TableIn]] = by_type(
 # What the sockets send (Server messages).
 
 
+# The game socket's protocol versions (docs/protocol.md, Protocol versions): a socket
+# asks for one as it opens (``?protocol=2``) and speaks the highest the
+# server has up to it; 1 without asking. From 2 a move's answer rides on the
+# mover's update instead of a frame of its own.
+PROTOCOLS = (1, 2)
+FOLDED_ACKS = 2
+
+
+def protocol_asked(query_string: bytes) -> int:
+    """The version a game socket speaks, from its address's query string:
+    the highest of ``PROTOCOLS`` up to the one asked for (a newer client
+    meets an older server so), 1 when none or no number is asked for."""
+    for name, _, value in (
+        part.partition(b"=") for part in query_string.split(b"&") if part
+    ):
+        if name == b"protocol" and value.isdigit():
+            asked = int(value)
+            return max((p for p in PROTOCOLS if p <= asked), default=PROTOCOLS[0])
+    return PROTOCOLS[0]
+
+
 @dataclass(frozen=True, slots=True)
 class Sync(ClientOut):
     """A full snapshot for the recipient (``games.snapshots``), and the
@@ -130,10 +151,14 @@ class Sync(ClientOut):
 
     TYPE: ClassVar[str] = "sync"
     FLAT: ClassVar[frozenset[str]] = frozenset({"snapshot"})
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"protocol"})
     since: int | None
     events: list[Any]
     last_trick: dict[str, Any] | None
     snapshot: Mapping[str, Any]
+    # The socket's protocol version, in the sync that answers its opening,
+    # when it asked for one (docs/protocol.md, Protocol versions).
+    protocol: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +166,15 @@ class Update(ClientOut):
     """What a step changed: its public events, the recipient's position."""
 
     TYPE: ClassVar[str] = "update"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"ack"})
     version: int
     status: str
     deadline: str | None
     events: list[Any]
     position: dict[str, Any]
+    # Protocol 2: the id of the mover's action this step answers, in the
+    # mover's own update (no ``ack`` frame then).
+    ack: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
+from common import redis_roles
+
 # Close codes (docs/protocol.md), in the range RFC 6455 section 7.4.2 leaves
 # to applications (4000-4999).
 CLOSE_TOO_MANY_MESSAGES = 4429
@@ -94,7 +96,7 @@ class MessageRate:
 
 @once
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return redis_roles.client("cache")
 
 
 def _key(user_id: int, kind: str = "sockets") -> str:

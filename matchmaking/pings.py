@@ -19,6 +19,8 @@ from functools import cache as once
 import redis
 from django.conf import settings
 
+from common import redis_roles
+
 # Kept this long past the last ping or tick: the tick needs the pings of
 # the last ``services.AWAY_SECONDS`` (30 s), and runs every 2 seconds.
 KEEP_SECONDS = 60
@@ -26,7 +28,7 @@ KEEP_SECONDS = 60
 
 @once
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return redis_roles.client("cache")
 
 
 def _key(name: str) -> str:

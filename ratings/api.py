@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django.http import Http404
 from django.urls import path
+from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
@@ -20,6 +21,7 @@ from rest_framework.response import Response
 
 from accounts.serializers import PlayerSerializer
 from common.pagination import Pagination
+from common.replica import replica_reads
 from ratings import selectors
 from ratings.categories import CATEGORIES, CATEGORY_CHOICES
 
@@ -94,6 +96,7 @@ def _category_or_404(category: str) -> str:
     return category
 
 
+@method_decorator(replica_reads, name="get")
 @extend_schema(parameters=[SEARCH])
 class PlayerListView(generics.ListAPIView):
     """List players by username, optionally filtered by ``search``."""
@@ -105,6 +108,7 @@ class PlayerListView(generics.ListAPIView):
         return selectors.players(self.request.query_params.get("search", "").strip())
 
 
+@method_decorator(replica_reads, name="get")
 @extend_schema(parameters=[USERNAME])
 class PlayerDetailView(generics.GenericAPIView):
     """A player with their rating and rank in every category they play."""
@@ -121,6 +125,7 @@ class LeaderboardPagination(Pagination):
     page_size = 50
 
 
+@method_decorator(replica_reads, name="get")
 @extend_schema(parameters=[CATEGORY])
 class LeaderboardView(generics.ListAPIView):
     """A category's leaderboard, best first, a page at a time (``page_size``
@@ -143,6 +148,7 @@ class LeaderboardView(generics.ListAPIView):
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
+@method_decorator(replica_reads, name="get")
 @extend_schema(parameters=[USERNAME, CATEGORY])
 class RatingHistoryView(generics.ListAPIView):
     """A player's rating changes in a category, newest first."""

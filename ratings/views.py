@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts.selectors import display_name
+from common.replica import replica_reads
 from ratings import selectors
 from ratings.categories import CATEGORIES, DEFAULT_CATEGORY
 
@@ -20,6 +21,7 @@ CHART_GAMES = 200
 
 
 @require_GET
+@replica_reads
 def leaderboard(request: HttpRequest, category: str | None = None) -> HttpResponse:
     if category is None:
         # /ratings/ opens where games are being rated: the category of the
@@ -43,6 +45,7 @@ def leaderboard(request: HttpRequest, category: str | None = None) -> HttpRespon
 
 
 @require_GET
+@replica_reads
 def player(request: HttpRequest, username: str) -> HttpResponse:
     user = selectors.player_by_username(username)
     if user is None:

@@ -43,7 +43,7 @@ sys.path.insert(0, str(BASE_DIR / "benchmarks"))
 
 import servers  # noqa: E402
 
-from config.embedded import celery_url  # noqa: E402
+from common.redis_roles import celery_url  # noqa: E402
 
 DATABASE = "pulka_fuzz"
 REDIS_DB = 11

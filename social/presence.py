@@ -15,10 +15,12 @@ from functools import cache as once
 import redis
 from django.conf import settings
 
+from common import redis_roles
+
 
 @once
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return redis_roles.client("cache")
 
 
 def _key(user_id: int) -> str:

@@ -30,14 +30,18 @@ import orjson
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.sessions import CookieMiddleware, SessionMiddleware
+from channels.sessions import (
+    CookieMiddleware,
+    InstanceSessionWrapper,
+    SessionMiddleware,
+)
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.functional import empty
 
 from accounts.messages import USER, SessionEnded
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
-from common.channel_layer import SocketMixinBase
+from common.channel_layer import SocketMixinBase, release_channel
 from common.messages import (
     RATE_LIMITED,
     ClientOut,
@@ -72,9 +76,23 @@ class UserReadOnOpening(AuthMiddleware):
         """Nothing read here: see the class."""
 
 
+class SocketSession(SessionMiddleware):
+    """Channels' ``SessionMiddleware`` without its wrapper of ``send``. The
+    wrapper saves a changed session when an HTTP response starts, which a
+    socket never sends; yet it asks the session whether it changed, through
+    a lazy object, on every frame the socket sends: a tenth of a move's CPU
+    on the server. The session is read as Channels reads it, by its cookie,
+    when the socket first asks for it."""
+
+    async def __call__(self, scope, receive, send):
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        return await self.inner(wrapper.scope, receive, send)
+
+
 def SocketAuthStack(inner):  # noqa: N802 (named as Channels' AuthMiddlewareStack)
     """Channels' ``AuthMiddlewareStack``, the user read by the socket."""
-    return CookieMiddleware(SessionMiddleware(UserReadOnOpening(inner)))
+    return CookieMiddleware(SocketSession(UserReadOnOpening(inner)))
 
 
 async def read_user(scope) -> None:
@@ -102,7 +120,19 @@ class DirectDispatchMixin:
     never touch the database on the event loop; each of their database calls
     goes through ``database_sync_to_async``, which closes stale connections
     itself, before and after the call.
+
+    And when the consumer ends, its channel is let go in the channel layer
+    (``release_channel`` says why Channels' loop does not always do it).
     """
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await release_channel(
+                getattr(self, "channel_layer", None),
+                getattr(self, "channel_name", None),
+            )
 
     async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)

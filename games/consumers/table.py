@@ -66,12 +66,14 @@ class GameConsumer(
     game_id: int
     table_id: int
     seat: int | None = None
+    protocol = 1  # the version it speaks (``messages.PROTOCOLS``)
     attached = False
     heard_told_at = 0.0
 
     async def connect(self) -> None:
         if not await self.open_signed_in(self.may_watch):
             return
+        self.protocol = messages.protocol_asked(self.scope["query_string"])
         # The relay takes the socket's commands to its game's owner, in this
         # process or another.
         self.hall = await hall()

@@ -14,15 +14,17 @@ sync, a reload...), each a type, read once from a socket's frame or a
 channel-layer message; ``registry`` holds the owners a process has, live
 and just finished; ``hall`` is the process's keeper of the games it owns,
 with their leases; ``relay`` is the way commands reach an owner in another
-process, and which process takes a game nobody owns; ``bot_pool`` runs the
+process, and which process takes a game nobody owns; ``outside`` is how
+Celery tasks and the site's services reach owners; ``probe`` notices a
+stalled channel layer and syncs the sockets it may have cut off; ``bot_pool`` runs the
 practice bots' ``thinking`` in processes of their own; ``local`` runs an
 owner in the calling thread, for the steps made outside a server (a first
 deal, a game called off, whole games played by a script).
 
 Import direction: ``commands`` < ``game`` < ``journal`` < ``broadcast`` <
 ``timers`` < ``thinking`` < ``bot_pool`` < ``owner`` < ``registry`` <
-``routing`` < ``leases`` < ``relay`` < ``hall`` | ``local``. An owner knows
-its hall only as ``owner.OwnersHall``, a relay its hall as
+``routing`` < ``leases`` < ``relay`` < ``hall`` | ``outside`` < ``local``.
+An owner knows its hall only as ``owner.OwnersHall``, a relay its hall as
 ``relay.RelaysHall`` and the owners there as ``registry.Owners``
 (``typing.Protocol`` each), so no one reads another's inner state. The
 consumers call ``hall`` and its ``relay``, with ``commands`` (and

@@ -76,19 +76,28 @@ def update_texts(
     JSON text for each audience in ``wanted`` (default: every audience): the
     step's public events and the audience's position after them, not a
     whole snapshot (a client keeps its view with ``engine.follow``)."""
-    deadline = live.deadline.isoformat() if live.deadline else None
     return {
-        audience: text(
-            Update(
-                live.version,
-                live.status,
-                deadline,
-                step.public,
-                position(live.state, audience),
-            )
-        )
+        audience: update_text(live, step, audience)
         for audience in (audiences(live) if wanted is None else wanted)
     }
+
+
+def update_text(
+    live: LiveGame, step: Step, audience: Audience, ack: str | None = None
+) -> str:
+    """One audience's ``update`` (``update_texts``); with ``ack``, the
+    mover's own, answering its action (protocol 2)."""
+    deadline = live.deadline.isoformat() if live.deadline else None
+    return text(
+        Update(
+            live.version,
+            live.status,
+            deadline,
+            step.public,
+            position(live.state, audience),
+            ack,
+        )
+    )
 
 
 def held(step: dict[str, Any]) -> tuple[int, bytes]:

@@ -1,7 +1,7 @@
 """What a game's owner is told: each command a type, read once.
 
 A command reaches an owner from one of its game's sockets (a frame the
-player sent, ``from_frame``), from the site (``relay.tell_owner``) or from
+player sent, ``from_frame``), from the site (``outside.tell_owner``) or from
 another server process (a channel-layer message, ``from_message``). It is
 read into one of the types here where it comes in, and turned back into a
 plain dict (``to_message``) only to cross the channel layer, which carries
@@ -114,6 +114,7 @@ class Attach:
     audience: int | None
     since: int | None
     channel: str
+    protocol: int = 1  # the socket's (``messages.PROTOCOLS``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,10 @@ stops renewing: after ``LEASE_SECONDS`` any other process's heartbeat finds
 the game unowned and takes it over, from the database (snapshot plus later
 events, and the seats' presence with their graces). A lease is only a
 promise: the events' unique version fences the writes themselves
-(``journal.Fenced``).
+(``journal.Fenced``). A lease Redis lost (a Sentinel failover to a replica
+that had not yet received it, a restart) is taken again by the heartbeat of
+the process that held it, while no other process has taken it: the game
+goes on where it was, its sockets open.
 
 **Outages.** A process taking a game over after it went unowned for longer
 than the heartbeats allow moves the turn's deadline and the disconnect
@@ -38,12 +41,21 @@ import redis.asyncio as aioredis
 from django.conf import settings
 from redis.commands.core import AsyncScript
 
+from common import redis_roles
 from common.channel_layer import ChannelLayer, channel_layer
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
-from games.live import bot_pool, broadcast, journal, loading
-from games.live.game import LiveGame, public_step
-from games.live.leases import LEASE_SECONDS, node_key, owner_key
+from games.live import bot_pool, journal, loading
+from games.live.leases import (
+    HEARTBEAT_SECONDS,
+    LEASE_SECONDS,
+    PASS,
+    RENEW,
+    TAKE,
+    node_key,
+    owner_key,
+)
 from games.live.owner import RECENT_STEPS, GameOwner
+from games.live.probe import LayerProbe
 from games.live.registry import Registry
 from games.live.relay import Relay
 from games.live.steps import PLAYING
@@ -54,7 +66,6 @@ from joker.state import State
 logger = logging.getLogger(__name__)
 
 SEEN = "pulka:live:seen"
-HEARTBEAT_SECONDS = 2.0
 # How long after a heartbeat failed (Redis away, most likely) Redis is still
 # doubted: longer than the slowest retry of a session notice it missed
 # (``accounts.sockets.Retries``, 30 s), so that notice has been sent again.
@@ -62,19 +73,9 @@ DOUBT_SECONDS = 60.0
 # Orphaned games taken over per heartbeat, at most (``relay.ADOPT_AT_ONCE``
 # at once).
 ADOPT_PER_BEAT = 1000
-
-RENEW = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    out[i] = 1
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
+# Games handed back to their home per heartbeat, at most: each waits for
+# its step in progress, and each closes its sockets, which reconnect.
+HAND_BACK_PER_BEAT = 100
 
 
 class Hall:
@@ -86,33 +87,39 @@ class Hall:
     def __init__(self) -> None:
         self.owners = Registry()  # the games owned here, and those just over
         self.taking_over: asyncio.Task[None] | None = None  # orphans being adopted
+        # Games being passed to their home process, back from the dead.
+        self.handing_back: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[Any]] = set()
         self.channel = ""
         # The channel layer, Redis and the owners' writer, opened by ``start``.
         self.layer: ChannelLayer
         self.redis: aioredis.Redis
         self.renew: AsyncScript
+        self.take: AsyncScript
+        self.pass_lease: AsyncScript
         self.journal: journal.Journal
         self.started = False
         # When Redis last answered a heartbeat, and when one last failed.
         self.heartbeat_at = 0.0
         self.heartbeat_failed_at: float | None = None
         self.relay = Relay(self)  # its dealings with the other processes
+        self.probe = LayerProbe(self)  # whether the channel layer stalled
 
     async def start(self) -> None:
         self.layer = channel_layer()
         # A blocking pool: a burst of sockets waits for a connection rather
         # than failing with "too many connections".
-        self.redis = aioredis.Redis(
-            connection_pool=aioredis.BlockingConnectionPool.from_url(
-                settings.REDIS_URL, max_connections=32, decode_responses=True
-            )
+        self.redis = redis_roles.async_client(
+            "live", max_connections=32, decode_responses=True
         )
         self.renew = self.redis.register_script(RENEW)
+        self.take = self.redis.register_script(TAKE)
+        self.pass_lease = self.redis.register_script(PASS)
         self.journal = journal.Journal()
         await self.journal.open()
         self.channel = await self.layer.new_channel("hall.")
         await self.relay.start()
+        await self.probe.start()
         self.spawn(self._heartbeat_loop())
         self.heartbeat_at = time.monotonic()
         self.started = True
@@ -184,18 +191,18 @@ class Hall:
     async def _adopt_many(self, game_ids: list[int]) -> dict[int, GameOwner]:
         if not game_ids:
             return {}
-        lease = int(LEASE_SECONDS * 1000)
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id in game_ids:
-            pipe.set(owner_key(game_id), self.channel, nx=True, px=lease)
-        won = [
-            g for g, taken in zip(game_ids, await pipe.execute(), strict=True) if taken
-        ]
+        taken_leases = await self.take(
+            keys=[owner_key(game_id) for game_id in game_ids],
+            args=[self.channel, int(LEASE_SECONDS * 1000)],
+        )
+        won = [g for g, taken in zip(game_ids, taken_leases, strict=True) if taken]
         if not won:
             return {}
         # One read of every game, whatever their number: what makes a
         # takeover of a whole dead server's games quick.
-        loaded, recent, last_step = await journal.off_the_loop(_load_many)(won)
+        loaded, recent, last_step = await journal.off_the_loop(loading.load_to_own)(
+            won, RECENT_STEPS
+        )
         pipe = self.redis.pipeline(transaction=False)
         for game_id in won:
             pipe.zscore(SEEN, game_id)
@@ -251,6 +258,32 @@ class Hall:
         await self.redis.delete(owner_key(game_id))
         await self.redis.zrem(SEEN, game_id)
 
+    async def hand_back(self, game_id: int, home: str) -> None:
+        """Pass the game to its home process (its hall's channel ``home``),
+        which is back: the proxy sends the game's sockets there again
+        (``routing``). Between two steps: the lease goes to the home by
+        name, this owner stops, its sockets are closed with 4012 (the page
+        reconnects, through the proxy, to the home), and the home is told
+        to read the game now (its timers)."""
+        owner = self.owners.live(game_id)
+        if owner is None:
+            return
+        async with owner.lock:
+            if owner.gone:
+                return
+            passed = await self.pass_lease(
+                keys=[owner_key(game_id)],
+                args=[self.channel, home, int(LEASE_SECONDS * 1000)],
+            )
+            if not passed:
+                return  # the lease was lost meanwhile: the heartbeat yields it
+            self.owners.drop_game(game_id)
+            owner.stop()
+        logger.info("handed game %s back to its home", game_id)
+        for attached in list(owner.sockets.values()):
+            self.spawn(attached.sink.close(4012))
+        await self.relay.tell_home(game_id, home)
+
     def _yield(self, game_id: int) -> None:
         """The lease was lost (this process stalled): another process owns
         the game now; its sockets reconnect there."""
@@ -267,6 +300,7 @@ class Hall:
     async def _heartbeat_loop(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
+            self.spawn(self.probe.send())
             try:
                 await self.heartbeat()
             except Exception:  # Redis away for a moment: try again next beat
@@ -317,6 +351,13 @@ class Hall:
         if orphans and (self.taking_over is None or self.taking_over.done()):
             # Beside the heartbeat, which must go on renewing the leases.
             self.taking_over = self.spawn(self.relay.adopt_in_batches(orphans))
+        homes = await self.relay.homes_elsewhere(self.owners.live_ids())
+        if homes and (self.handing_back is None or self.handing_back.done()):
+            self.handing_back = self.spawn(self._hand_back_all(homes))
+
+    async def _hand_back_all(self, homes: dict[int, str]) -> None:
+        for game_id, home in list(homes.items())[:HAND_BACK_PER_BEAT]:
+            await self.hand_back(game_id, home)
 
 
 # One hall per event loop: a server has one loop; tests start one per test.
@@ -345,35 +386,3 @@ async def stop_hall() -> None:
         await current.stop()
     if not _halls:
         bot_pool.stop()
-
-
-def _load_many(
-    game_ids: list[int],
-) -> tuple[dict[int, LiveGame], dict[int, list[tuple[int, bytes]]], dict[int, float]]:
-    """The games as ``loading.load_many`` reads them, and for each the
-    public events of its latest steps (for a socket that asks what it
-    missed), oldest first, and when its last step was written (a Unix
-    time)."""
-    from django.db.models import F, Window
-    from django.db.models.functions import RowNumber
-
-    from games.models import GameEvent
-
-    loaded = loading.load_many(game_ids)
-    recent: dict[int, list[tuple[int, bytes]]] = {game_id: [] for game_id in loaded}
-    rows = (
-        GameEvent.objects.filter(game_id__in=list(loaded))
-        .annotate(
-            back=Window(
-                RowNumber(), partition_by=[F("game_id")], order_by=F("version").desc()
-            )
-        )
-        .filter(back__lte=RECENT_STEPS)
-        .order_by("game_id", "version")
-        .values_list("game_id", "version", "public", "cause", "created_at")
-    )
-    last_step: dict[int, float] = {}
-    for game_id, version, public, cause, created_at in rows:
-        recent[game_id].append(broadcast.held(public_step(version, public, cause)))
-        last_step[game_id] = created_at.timestamp()
-    return loaded, recent, last_step

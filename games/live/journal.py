@@ -100,7 +100,15 @@ class Journal:
             conninfo(),
             min_size=1,
             max_size=self.size,
-            kwargs={"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor},
+            # Client-side binding, nothing prepared (prepare_threshold None,
+            # as Django's own): the statements work through PgBouncer in
+            # transaction mode, which lends each transaction any server
+            # connection (docs/deployment.md, "PostgreSQL").
+            kwargs={
+                "autocommit": True,
+                "cursor_factory": psycopg.AsyncClientCursor,
+                "prepare_threshold": None,
+            },
             # A write waits this long at most for a connection (PostgreSQL
             # refusing new ones, say), then its owner hears "unavailable"
             # and tells the mover (games.live.owner), as the pages say 503.

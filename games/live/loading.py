@@ -10,10 +10,12 @@ from functools import reduce
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
 
 from games import rows
-from games.live.game import LiveGame, SeatInfo, Timing
+from games.live import broadcast
+from games.live.game import LiveGame, SeatInfo, Timing, public_step
 from games.live.statements import presence_from_json
 from games.models import Game, GameEvent, replay_events
 from games.selectors import game_ending
@@ -130,3 +132,30 @@ def _deal_actions(events: list[Any]) -> list[Any]:
         for kind, action in events[start:]
         if kind == GameEvent.Kind.ACTION
     ]
+
+
+def load_to_own(
+    game_ids: list[int], recent_steps: int
+) -> tuple[dict[int, LiveGame], dict[int, list[tuple[int, bytes]]], dict[int, float]]:
+    """The games as ``load_many`` reads them, for a process taking them over,
+    and for each the public events of its latest ``recent_steps`` steps (for
+    a socket that asks what it missed), oldest first, and when its last
+    step was written (a Unix time)."""
+    loaded = load_many(game_ids)
+    recent: dict[int, list[tuple[int, bytes]]] = {game_id: [] for game_id in loaded}
+    rows = (
+        GameEvent.objects.filter(game_id__in=list(loaded))
+        .annotate(
+            back=Window(
+                RowNumber(), partition_by=[F("game_id")], order_by=F("version").desc()
+            )
+        )
+        .filter(back__lte=recent_steps)
+        .order_by("game_id", "version")
+        .values_list("game_id", "version", "public", "cause", "created_at")
+    )
+    last_step: dict[int, float] = {}
+    for game_id, version, public, cause, created_at in rows:
+        recent[game_id].append(broadcast.held(public_step(version, public, cause)))
+        last_step[game_id] = created_at.timestamp()
+    return loaded, recent, last_step

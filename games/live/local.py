@@ -34,7 +34,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from common.errors import NotFound
-from games.live import journal, loading, relay, thinking
+from games.live import journal, loading, outside, thinking
 from games.live.commands import (
     Abort,
     Action,
@@ -220,4 +220,4 @@ def owner_of(game_id: int, *, client_id: str | None = None) -> Iterator[LocalTab
             version = table.live.version
             if version != before:
                 reload = Reload(version)
-                transaction.on_commit(lambda: relay.tell_owner(game_id, reload))
+                transaction.on_commit(lambda: outside.tell_owner(game_id, reload))

@@ -27,7 +27,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar, assert_never
 
@@ -56,7 +56,7 @@ from games.live.presence import Presence
 from games.live.steps import PLAYER, PLAYING, Answer, Step
 from games.live.thinking import Thought
 from games.live.timers import Alarm, now
-from games.messages import Ack
+from games.messages import FOLDED_ACKS, Ack
 from joker.actions import Action as EngineAction
 from joker.state import State
 
@@ -84,10 +84,12 @@ class Sink(Protocol):
 
 @dataclass
 class Attached:
-    """A socket attached to the game."""
+    """A socket attached to the game, speaking ``protocol``
+    (docs/protocol.md, Protocol versions)."""
 
     sink: Sink
     audience: int | None
+    protocol: int = 1
     heard_at: float = field(default_factory=time.monotonic)
 
 
@@ -165,16 +167,24 @@ class GameOwner:
         await self._presence_changed()
 
     async def attach(
-        self, key: str, sink: Sink, audience: int | None, since: int | None
+        self,
+        key: str,
+        sink: Sink,
+        audience: int | None,
+        since: int | None,
+        protocol: int = 1,
     ) -> None:
-        self.sockets[key] = Attached(sink, audience)
+        self.sockets[key] = Attached(sink, audience, protocol)
         # The seat shown its hand, if the game is being played.
         shown = audience if self.live.status == PLAYING else None
         grace_left = None
         if shown is not None:
             grace_left = self.presence.grace_left(shown)
             self.presence.back(shown)
-        await sink.send_text(broadcast.text(self.sync(audience, since)))
+        sync = self.sync(audience, since)
+        if protocol > 1:
+            sync = replace(sync, protocol=protocol)
+        await sink.send_text(broadcast.text(sync))
         if grace_left is not None:
             # Back within the grace: the seat was kept; the player is told
             # they were away and how much of the grace was left.
@@ -269,19 +279,25 @@ class GameOwner:
         if attached is None:
             return
         message_id = command.id
+        moved_at = now()
         try:
-            answer = await self.play(command)
+            async with self.lock:
+                step = self._decide(lambda live: _decided(live, command, moved_at))
+                folded = await self._apply(step, Answering(attached, message_id))
         except ApplicationError as error:
             await attached.sink.send_text(
                 broadcast.text(Error(message_id, error.code, str(error)))
             )
             return
-        await attached.sink.send_text(broadcast.text(Ack(message_id, answer.version)))
+        if not folded:
+            ack = Ack(message_id, step.answer.version)
+            await attached.sink.send_text(broadcast.text(ack))
 
     async def play(self, command: StepCommand) -> Answer:
-        """A player's step: decided on the game as it is once the lock is
-        taken, then made (``make``). What the player is answered; or the
-        refusal raised (an ``ApplicationError``), nothing changed."""
+        """A player's step made outside a socket (``local``): decided on the
+        game as it is once the lock is taken, then made (``make``). What the
+        player is answered; or the refusal raised (an ``ApplicationError``),
+        nothing changed."""
         moved_at = now()
         step = await self.make(lambda live: _decided(live, command, moved_at))
         return step.answer
@@ -291,9 +307,16 @@ class GameOwner:
         taken) and make it: write it, apply it, send it. The step; or the
         refusal raised, nothing changed."""
         async with self.lock:
-            step = decide(self.live)
+            step = self._decide(decide)
             await self._apply(step)
         return step
+
+    def _decide(self, decide: Callable[[LiveGame], Step]) -> Step:
+        """``decide`` on the game as it is (under the lock)."""
+        if self.gone:
+            # Handed to another process between the command and the lock.
+            raise Unavailable("the game moved to another server: send your move again")
+        return decide(self.live)
 
     async def _rejoin(
         self, attached: Attached | None, seat: int, message_id: str | None
@@ -317,7 +340,7 @@ class GameOwner:
 
     def _arm(self) -> None:
         live = self.live
-        if live.status != PLAYING or live.deadline is None:
+        if self.gone or live.status != PLAYING or live.deadline is None:
             self.alarm.cancel()
             return
         due = live.deadline
@@ -366,17 +389,21 @@ class GameOwner:
             thought = await self.hall.think(level, live.state, list(live.deal_actions))
         async with self.lock:
             live, moved_at = self.live, at or now()
-            if live.version != version or not live.move_is_due(moved_at, early):
+            if self.gone or live.version != version:
+                return False
+            if not live.move_is_due(moved_at, early):
                 return False
             await self._apply(live.decide_automatic(moved_at, thought))
         return True
 
     # Applying
 
-    async def _apply(self, step: Step) -> None:
-        """Write, apply and publish a decided step (under the lock)."""
+    async def _apply(self, step: Step, answering: Answering | None = None) -> bool:
+        """Write, apply and publish a decided step (under the lock). With
+        ``answering``, the step answers that socket's action: whether its
+        update carried the answer (protocol 2), so that no ``ack`` is due."""
         if not step.events:
-            return  # a resend: answered as before
+            return False  # a resend: answered as before
         live = self.live
         ending = None
         try:
@@ -409,6 +436,7 @@ class GameOwner:
             self.ending = ending
         # Built only for the audiences with a socket here.
         wanted = {attached.audience for attached in self.sockets.values()}
+        mover = None
         if step.ends_game:
             # The end is told as a snapshot: it carries the result, the deals
             # revealed and the coins won, which no event does.
@@ -418,14 +446,31 @@ class GameOwner:
                 for audience in wanted
             }
         else:
+            if answering is not None and answering.folds():
+                mover = answering.socket
+                mover_text = broadcast.update_text(
+                    live, step, mover.audience, answering.message_id
+                )
+                if not self._shares_audience(mover):
+                    wanted.discard(mover.audience)
             texts = broadcast.update_texts(live, step, wanted)
-        await self._send_each(texts)
+        for attached in list(self.sockets.values()):
+            text = mover_text if attached is mover else texts[attached.audience]
+            await self._send(attached, text)
         self._arm()
         if step.seat_back is not None:
             await self.presence.seat_back(step.seat_back)
             await self._presence_changed()
         if step.ends_game:
             self.hall.game_over(self)
+        return mover is not None
+
+    def _shares_audience(self, socket: Attached) -> bool:
+        """Whether another socket here has ``socket``'s audience."""
+        return any(
+            other is not socket and other.audience == socket.audience
+            for other in self.sockets.values()
+        )
 
     async def reload(self) -> None:
         """Read the game again (another writer changed it) and resync all."""
@@ -459,10 +504,6 @@ class GameOwner:
             self.ending,
         )
 
-    async def _send_each(self, texts: dict[int | None, str]) -> None:
-        for attached in list(self.sockets.values()):
-            await self._send(attached, texts[attached.audience])
-
     async def _send_all_same(self, text: str) -> None:
         for attached in list(self.sockets.values()):
             await self._send(attached, text)
@@ -477,6 +518,18 @@ class GameOwner:
         self.alarm.cancel()
         self.presence.stop()
         self.gone = True
+
+
+@dataclass(frozen=True, slots=True)
+class Answering:
+    """The socket whose action a step answers, and the action's id."""
+
+    socket: Attached
+    message_id: str | None
+
+    def folds(self) -> bool:
+        """Whether the answer rides on the socket's update (protocol 2)."""
+        return self.message_id is not None and self.socket.protocol >= FOLDED_ACKS
 
 
 def _decided(live: LiveGame, command: StepCommand, moved_at: datetime) -> Step:

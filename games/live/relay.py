@@ -18,11 +18,18 @@ the owner is in this process; otherwise a message on the owner's channel,
 which answers on the socket's channel. Each such message is a hop, counted
 in ``sinks.HOPS`` (shown on /health/): a game whose sockets reach its owner makes
 none. Code outside a server (Celery tasks, the site's services) reaches
-owners with ``tell_owner``.
+owners through ``outside``.
 
 What crosses the channel layer to an owner is a command of
 ``games.live.commands``, as a plain dict (``commands.to_message``), read
 back into its type as it arrives (``commands.from_message``).
+
+**Actions in flight.** An owner elsewhere may be dead before anyone knows
+(its lease stands until it runs out), and what is sent to its channel then
+is lost. So a player's action sent to an owner elsewhere is kept here for a
+while (``HOLD_SECONDS``) and goes to the new owner too should the game
+change hands: played at most once by its id (``LiveGame.answers``), it is
+answered again if the old owner played it, played now if not.
 """
 
 from __future__ import annotations
@@ -30,20 +37,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import redis.asyncio as aioredis
-from asgiref.sync import async_to_sync
 from django.conf import settings
 
-from common.channel_layer import ChannelLayer, channel_layer
+from common.channel_layer import ChannelLayer
 from games.live import commands, routing
-from games.live.commands import Attach, Command, Detach, OwnerCommand, Wake
-from games.live.leases import LEASE_SECONDS, node_key, owner_key
+from games.live.commands import Action, Attach, Command, Detach, OwnerCommand, Wake
+from games.live.leases import (
+    HEARTBEAT_SECONDS,
+    LEASE_SECONDS,
+    node_key,
+    owner_key,
+)
 from games.live.registry import Owners
 from games.live.sinks import HOPS, Consumer, LocalSink, RemoteSink
-from games.models import Game
 
 if TYPE_CHECKING:
     from games.live.owner import GameOwner
@@ -53,6 +63,10 @@ HALLS_GROUP = "pulka-halls"
 ROUTE_SECONDS = 2.0
 # Games taken over at once, of those handed over or found orphaned.
 ADOPT_AT_ONCE = 100
+# How long an action sent to an owner elsewhere is kept, to go to the next
+# owner should the game change hands: a dead owner's lease, then two of the
+# heartbeats in which another process sees it gone and takes the game.
+HOLD_SECONDS = LEASE_SECONDS + 2 * HEARTBEAT_SECONDS
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +115,9 @@ class Relay:
         # (the owner's channel, the consumers). Should the game change
         # owner, they attach again to the new one.
         self.remote: dict[int, tuple[str, set[Consumer]]] = {}
+        # Actions sent to an owner elsewhere lately, by game: (when, the
+        # socket's key, the action), oldest first ("Actions in flight").
+        self.held: dict[int, list[tuple[float, str, Action]]] = {}
         # This process as the proxy names it, and all of them (``routing``).
         self.node = settings.PULKA_LIVE_NODE
         self.nodes = list(settings.PULKA_LIVE_NODES)
@@ -132,7 +149,11 @@ class Relay:
         owner = await self.hall.owner_here(game_id)
         if owner is not None:
             await owner.attach(
-                consumer.channel_name, LocalSink(consumer), audience, since
+                consumer.channel_name,
+                LocalSink(consumer),
+                audience,
+                since,
+                consumer.protocol,
             )
             return True
         channel = await self.owner_channel(game_id)
@@ -147,15 +168,20 @@ class Relay:
             channel,
             game_id,
             consumer.channel_name,
-            Attach(audience, since, consumer.channel_name),
+            Attach(audience, since, consumer.channel_name, consumer.protocol),
         )
         return True
 
     async def attach_again(self, game_id: int) -> None:
-        """The game's owner changed: its consumers here attach to the new one."""
+        """The game's owner changed: its consumers here attach to the new
+        one, and the actions they sent to the old one lately go to it too."""
         _, consumers = self.remote.pop(game_id, ("", set()))
         for consumer in consumers:
             await self.attach(game_id, consumer, consumer.seat, None)
+        keys = {consumer.channel_name for consumer in consumers}
+        for sent_at, key, action in self.held.pop(game_id, []):
+            if key in keys and time.monotonic() - sent_at < HOLD_SECONDS:
+                await self._command(game_id, key, action, sent_at)
 
     async def owned_here(self, game_id: int) -> None:
         """This process took the game over: the consumers here that were
@@ -173,10 +199,17 @@ class Relay:
         gives a connection; waiting for it here, the socket read none of
         its pings meanwhile, and its owner closed it as silent (4408)
         while PostgreSQL refused connections."""
+        await self._command(game_id, key, command, time.monotonic())
+
+    async def _command(
+        self, game_id: int, key: str, command: OwnerCommand, sent_at: float
+    ) -> None:
         owner = self.hall.owners.get(game_id)
         if owner is None:
             channel = await self.owner_channel(game_id)
             if channel is not None:
+                if isinstance(command, Action):
+                    self.held.setdefault(game_id, []).append((sent_at, key, command))
                 await self._send_remote(channel, game_id, key, command)
                 return
             owner = await self.hall.owner_here(game_id)
@@ -186,6 +219,8 @@ class Relay:
 
     async def detach(self, game_id: int, consumer: Consumer) -> None:
         key = consumer.channel_name
+        if game_id in self.held:
+            self.forget_held(game_id, lambda _, held_key: held_key == key)
         if game_id in self.remote:
             self.remote[game_id][1].discard(consumer)
             if not self.remote[game_id][1]:
@@ -224,9 +259,22 @@ class Relay:
         self.routes[game_id] = (channel, time.monotonic())
         return channel
 
+    def forget_held(self, game_id: int, forget: Callable[[float, str], bool]) -> None:
+        """Drop the game's held actions for which ``forget(sent_at, key)``."""
+        kept = [held for held in self.held[game_id] if not forget(*held[:2])]
+        if kept:
+            self.held[game_id] = kept
+        else:
+            del self.held[game_id]
+
     async def follow_new_owners(self) -> None:
         """Each beat: the consumers here whose game's owner elsewhere
-        changed attach to the new one."""
+        changed attach to the new one; actions held past their time are
+        let go (their owner answered them, or its sockets were told to
+        send them again by a sync)."""
+        too_old = time.monotonic() - HOLD_SECONDS
+        for game_id in list(self.held):
+            self.forget_held(game_id, lambda sent_at, _: sent_at < too_old)
         watched = list(self.remote.items())
         if watched:
             owners_now = await self.hall.redis.mget([owner_key(g) for g, _ in watched])
@@ -245,6 +293,20 @@ class Relay:
                 node_key(self.node), self.hall.channel, px=int(LEASE_SECONDS * 1000)
             )
 
+    async def live_nodes(self) -> dict[str, str]:
+        """The processes alive now, this one among them, in the order of
+        ``PULKA_LIVE_NODES``: each one's hall channel, by node."""
+        # The hall's Redis answers decoded.
+        answers = cast(
+            list[str | None],
+            await self.hall.redis.mget([node_key(node) for node in self.nodes]),
+        )
+        return {
+            node: channel or self.hall.channel
+            for node, channel in zip(self.nodes, answers, strict=True)
+            if channel or node == self.node
+        }
+
     async def mine_to_take(self, game_ids: list[int]) -> list[int]:
         """Of unowned games, those this process should take: those whose home
         among the live processes is this one, which is where the proxy sends
@@ -252,13 +314,28 @@ class Relay:
         Every game when there are no nodes (one process)."""
         if not self.nodes or not game_ids:
             return game_ids
-        answers = await self.hall.redis.mget([node_key(node) for node in self.nodes])
-        alive = [
-            node
-            for node, up in zip(self.nodes, answers, strict=True)
-            if up or node == self.node
-        ]
+        alive = list(await self.live_nodes())
         return [g for g in game_ids if routing.home(g, alive) == self.node]
+
+    async def homes_elsewhere(self, game_ids: list[int]) -> dict[int, str]:
+        """Of the games owned here, those whose home among the live processes
+        is another one (a home back from the dead: the proxy sends their
+        sockets there again): that home's hall channel, by game."""
+        if not self.nodes or not game_ids:
+            return {}
+        alive = await self.live_nodes()
+        homes = {game_id: routing.home(game_id, list(alive)) for game_id in game_ids}
+        return {
+            game_id: alive[node]
+            for game_id, node in homes.items()
+            if node is not None and node != self.node
+        }
+
+    async def tell_home(self, game_id: int, home: str) -> None:
+        """The game's lease was passed to ``home`` (a hall's channel): it
+        reads the game now, for its timers, not at its sockets' return."""
+        HOPS["sent"] += 1
+        await self.hall.layer.send(home, {"type": "hall.adopt", "game": game_id})
 
     async def adopt_in_batches(self, game_ids: list[int]) -> None:
         for start in range(0, len(game_ids), ADOPT_AT_ONCE):
@@ -308,10 +385,12 @@ class Relay:
         """A command from another process (``key``: its socket's channel,
         or None from the site) to the owner here."""
         match command:
-            case Attach(audience=audience, since=since, channel=channel):
+            case Attach(
+                audience=audience, since=since, channel=channel, protocol=protocol
+            ):
                 # The socket's channel is its key (``attach`` sends both).
                 sink = RemoteSink(self.hall.layer, channel)
-                await owner.attach(channel, sink, audience, since)
+                await owner.attach(channel, sink, audience, since, protocol)
             case Detach():
                 if key is not None:
                     await owner.detach(key)
@@ -319,69 +398,3 @@ class Relay:
                 pass
             case _:
                 await owner.handle(command, key)
-
-
-# From outside a server (Celery tasks, the site's services)
-
-
-def tell_owner(game_id: int, command: OwnerCommand) -> None:
-    """Hand ``command`` to the game's owner; with none, to whichever server
-    takes the game over. Nothing happens while no server runs: the beat's
-    sweep hands unowned games over once one does."""
-    import redis
-
-    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
-    try:
-        channel = cast(str | None, client.get(owner_key(game_id)))
-    finally:
-        client.close()
-    layer = channel_layer()
-    if channel:
-        message = {
-            "type": "hall.command",
-            "game": game_id,
-            "key": None,
-            "command": commands.to_message(command),
-        }
-        async_to_sync(layer.send)(channel, message)
-    else:
-        message = {
-            "type": "hall.adopt",
-            "game": game_id,
-            "command": commands.to_message(command),
-        }
-        async_to_sync(layer.group_send)(HALLS_GROUP, message)
-
-
-def hand_over(game_ids: list[int]) -> None:
-    """Hand unowned games to the servers, all in one message: each server
-    takes those that are its own (``Relay.mine_to_take``), a batch at a time,
-    as it takes a dead server's games over."""
-    if game_ids:
-        message = {"type": "hall.adopt_many", "games": list(game_ids)}
-        async_to_sync(channel_layer().group_send)(HALLS_GROUP, message)
-
-
-def hand_over_unowned() -> int:
-    """Hand every game being played that no server owns to a server (the
-    beat's sweep); returns how many were handed over."""
-    playing = list(
-        Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True)
-    )
-    orphans = unowned(playing)
-    hand_over(orphans)
-    return len(orphans)
-
-
-def unowned(game_ids: list[int]) -> list[int]:
-    """Which of these games no server owns now."""
-    import redis
-
-    if not game_ids:
-        return []
-    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
-    try:
-        held = client.mget([owner_key(game_id) for game_id in game_ids])
-    finally:
-        client.close()
-    return [game_id for game_id, owner in zip(game_ids, held, strict=True) if not owner]

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from common.replica import replica_reads
 from games import fairness, selectors
 from games.glossary import page_glossary
 from games.models import Game, Seat, Table
@@ -248,6 +249,7 @@ def signed(coins: int) -> str:
 
 
 @require_GET
+@replica_reads
 def game_record(request, game_id: int):
     """The game record (RECORD.md) of a finished game, as a download."""
     game, _ = _game_over(request, game_id)

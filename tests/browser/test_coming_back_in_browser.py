@@ -34,7 +34,7 @@ class Line:
     def __init__(self, page):
         self.cut = False
         self.open = []
-        page.route_web_socket(re.compile(r"/ws/games/\d+/$"), self.route)
+        page.route_web_socket(re.compile(r"/ws/games/\d+/(\?.*)?$"), self.route)
 
     def route(self, ws) -> None:
         if self.cut:

@@ -93,7 +93,8 @@ def test_the_pages_run_under_the_policy_without_a_violation(page, read_db):
     paths = {url.split("/", 3)[3] for url in sockets}
     assert {
         "ws/lobby/",
-        f"ws/games/{read_db(lambda: _game_of(table_id))}/",
+        # The table page speaks the game socket's protocol 2.
+        f"ws/games/{read_db(lambda: _game_of(table_id))}/?protocol=2",
         f"ws/tournaments/{tournament_id}/",
     } <= paths
 

@@ -256,7 +256,7 @@ async def owner_replaced(settings_) -> int:
     game, socket = await at_table()
     here = await hall()
     # Another server took the game over: the lease is no longer this one's.
-    await here.redis.delete(owner_key(game.pk))
+    await here.redis.set(owner_key(game.pk), "hall.elsewhere", px=6_000)
     await here.heartbeat()
     return await closed_with(socket)
 

@@ -14,6 +14,8 @@ from channels.db import database_sync_to_async
 from games.live.commands import Action
 from games.live.hall import Hall
 from games.live.leases import owner_key
+from games.live.probe import resync_remote_sockets
+from games.live.sinks import RemoteSink
 from games.models import Game, GameEvent
 from tests.games.helpers import start_game
 
@@ -64,6 +66,60 @@ async def test_the_lease_gives_a_game_to_one_hall_only():
     finally:
         for hall in (first, second):
             await hall.stop()
+
+
+async def test_a_lease_redis_lost_is_taken_again_by_its_holder():
+    """Redis forgot the lease (a failover to a replica it had not reached,
+    a restart) and nobody took the game meanwhile: the holder's heartbeat
+    takes it again and keeps the game, its sockets open."""
+    game = await new_game()
+    (hall,) = await started_halls(1)
+    try:
+        owner = await hall.adopt(game.pk)
+        assert owner is not None
+        sink = Recorder()
+        await owner.attach("player", sink, 0, None)
+        await hall.redis.delete(owner_key(game.pk))
+        await hall.heartbeat()
+        assert await hall.redis.get(owner_key(game.pk)) == hall.channel
+        assert await hall.redis.pttl(owner_key(game.pk)) > 0
+        assert hall.owners.get(game.pk) is owner
+        assert not [f for f in sink.frames if f["type"] == "closed"]
+    finally:
+        await hall.stop()
+
+
+class Layer:
+    """A channel layer that keeps what it is sent."""
+
+    def __init__(self):
+        self.sent: list[tuple[str, dict]] = []
+
+    async def send(self, channel: str, message: dict) -> None:
+        self.sent.append((channel, message))
+
+
+async def test_after_a_stall_of_the_channel_layer_sockets_elsewhere_are_synced():
+    """What an owner sent through a stalled channel layer may be lost: each
+    socket in another process is sent a sync; those here, called directly,
+    lost nothing and are not."""
+    game = await new_game()
+    (hall,) = await started_halls(1)
+    try:
+        owner = await hall.adopt(game.pk)
+        assert owner is not None
+        here, layer = Recorder(), Layer()
+        await owner.attach("here", here, 0, None)
+        await owner.attach("there", RemoteSink(layer, "specific.there"), 1, None)
+        here.frames.clear()
+        layer.sent.clear()
+        await resync_remote_sockets(hall)
+        assert not here.frames
+        [(channel, message)] = layer.sent
+        assert channel == "specific.there"
+        assert json.loads(message["text"])["type"] == "sync"
+    finally:
+        await hall.stop()
 
 
 async def test_of_two_would_be_owners_exactly_one_writes_and_the_other_yields():

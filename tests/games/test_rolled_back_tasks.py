@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-import redis
 from django.conf import settings
 from django.db import transaction
 
+from common import redis_roles
 from config.celery import app as celery_app
 from games.models import Game
 from tests.games.helpers import move, start_game
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def queued_tasks() -> list[str]:
     """The names of the tasks waiting on the broker."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
+    client = redis_roles.connect(settings.PULKA_BROKER_URL)
     messages = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
     client.close()
     return [json.loads(message)["headers"]["task"] for message in messages]

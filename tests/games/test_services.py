@@ -6,14 +6,14 @@ import json
 from datetime import timedelta
 
 import pytest
-import redis
 from django.conf import settings
 
+from common import redis_roles
 from common.errors import ApplicationError, NotAllowed, NotFound
 from games import services
 from games.errors import NotPlaying, StaleVersion
 from games.fairness import digest
-from games.live import leases, relay
+from games.live import leases, outside
 from games.models import DealRecord, Game, GameEvent, Seat, Table
 from joker.cards import JOKERS
 from tests.factories import UserFactory
@@ -364,11 +364,11 @@ def test_only_the_known_bots_may_be_seated(user, bot):
 
 def test_the_sweep_hands_over_the_games_no_server_owns(japanese):
     owned = start_game("japanese", people=2)
-    lease = redis.Redis.from_url(settings.REDIS_URL)
+    lease = redis_roles.client("live")
     lease.set(leases.owner_key(owned.pk), "hall.elsewhere", px=60_000)
     try:
-        assert relay.unowned([japanese.pk, owned.pk]) == [japanese.pk]
-        assert relay.hand_over_unowned() == 1
+        assert outside.unowned([japanese.pk, owned.pk]) == [japanese.pk]
+        assert outside.hand_over_unowned() == 1
     finally:
         lease.delete(leases.owner_key(owned.pk))
         lease.close()

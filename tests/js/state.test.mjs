@@ -78,6 +78,16 @@ test("the update before its ack clears the move; the ack changes nothing", () =>
   assert.deepEqual(state.tick(20 + RESYNC_AFTER_MS * 2), []);
 });
 
+test("protocol 2: the update that carries our move's id answers it, with no ack", () => {
+  const state = new TableState(snapshot(10));
+  const { id } = state.act({ card: "AS" }, 0);
+  const out = state.receive({ ...update(11, theirTurn), ack: id }, 10);
+  assert.equal(state.pending, null);
+  assert.equal(state.awaiting, null);
+  assert.ok(out.redraw);
+  assert.deepEqual(state.tick(10 + PENDING_GIVE_UP_MS * 2), [], "nothing is waited for");
+});
+
 test("an ack before its update waits for it, and asks after two seconds", () => {
   const state = new TableState(snapshot(10));
   const { id } = state.act({ card: "AS" }, 0);

@@ -96,6 +96,9 @@ class Player:
         self.turns = 0
         self.checked = 0
         self.errors = []
+        self.protocol = None  # as the first sync says (none: 1)
+        self.acks = 0  # answers to our moves in frames of their own
+        self.folded = 0  # answers riding on our update (protocol 2)
 
     async def send(self, message: dict) -> None:
         await self.ws.send(json.dumps(message))
@@ -107,7 +110,13 @@ class Player:
             if kind == "sync":
                 self.view, self.version = message["view"], message["version"]
                 self.status, self.you = message["status"], message["you"]
-            elif kind == "update" and message["version"] > self.version:
+                if self.protocol is None:
+                    self.protocol = message.get("protocol", 1)
+            elif kind == "update" and message.get("ack") is not None:
+                assert message["ack"] == self.pending, "the answer to our move"
+                self.pending = None
+                self.folded += 1
+            if kind == "update" and message["version"] > self.version:
                 if message["events"][0]["version"] != self.version + 1:
                     await self.send({"type": "sync", "version": self.version})
                     continue
@@ -115,6 +124,7 @@ class Player:
                 self.version, self.status = message["version"], message["status"]
             elif kind == "ack":
                 self.pending = None
+                self.acks += 1
             elif kind == "error":
                 self.errors.append(message)
                 self.pending = None
@@ -154,10 +164,12 @@ class Player:
                     }
                 )
             await self.receive()
+        while self.pending is not None:  # the answer to the game's last move
+            await self.receive()
 
 
-async def play_a_game(base: str, game_id: int, cookies: list[str]):
-    url = f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}/"
+async def play_a_game(base: str, game_id: int, cookies: list[str], query: str = ""):
+    url = f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}/{query}"
     sockets = [
         await connect(url, origin=base, additional_headers={"Cookie": f"sessionid={c}"})
         for c in cookies
@@ -171,12 +183,7 @@ async def play_a_game(base: str, game_id: int, cookies: list[str]):
     return players
 
 
-@pytest.mark.timeout(600)
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("profile", "options"), GAMES, ids=[g[0] for g in GAMES])
-def test_a_client_written_from_the_document_plays_a_whole_game(
-    servers, people, profile, options
-):
+def new_game(people, profile: str, options: dict):
     count = 2 if profile == "japanese" else 4
     seated = people(count)
     table = services.table_create(
@@ -184,11 +191,17 @@ def test_a_client_written_from_the_document_plays_a_whole_game(
     )
     for number, person in enumerate(seated[1:], start=1):
         services.seat_take(table_id=table.pk, user=person.user, number=number)
-    game = Game.objects.get(table=table)
+    return Game.objects.get(table=table), [p.session_key for p in seated]
 
-    players = asyncio.run(
-        play_a_game(servers[0], game.pk, [p.session_key for p in seated])
-    )
+
+@pytest.mark.timeout(600)
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("profile", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_client_written_from_the_document_plays_a_whole_game(
+    servers, people, profile, options
+):
+    game, cookies = new_game(people, profile, options)
+    players = asyncio.run(play_a_game(servers[0], game.pk, cookies))
     wait_all_disconnected(game.pk)
 
     game.refresh_from_db()
@@ -198,3 +211,32 @@ def test_a_client_written_from_the_document_plays_a_whole_game(
         assert not player.errors
         assert player.checked >= 1
     assert sum(player.checked for player in players) >= 3
+    for player in players:
+        assert player.protocol == 1 and player.folded == 0
+        assert player.acks == player.turns
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("profile", "options"), GAMES[:2], ids=[g[0] for g in GAMES[:2]]
+)
+def test_protocol_2_answers_every_move_on_the_movers_update(
+    servers, people, profile, options
+):
+    """The same client asking for protocol 2 (``?protocol=2``): every one of
+    its moves is answered by its own update (one frame), none by an ack of
+    its own, and the game plays to its end as in protocol 1."""
+    game, cookies = new_game(people, profile, options)
+    players = asyncio.run(play_a_game(servers[0], game.pk, cookies, "?protocol=2"))
+    wait_all_disconnected(game.pk)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    for player in players:
+        assert player.protocol == 2 and not player.errors
+        assert player.status == "finished" and player.version == game.version
+        # The move that ends the game is answered apart: its news is a sync.
+        assert player.folded + player.acks == player.turns
+        assert player.acks <= 1
+    assert sum(player.acks for player in players) == 1

@@ -61,7 +61,7 @@ def test_a_player_who_does_not_move_gets_one_move_per_deadline(servers, people):
 def unowned_game(people, monkeypatch) -> Game:
     """A game no server was told of (the message lost): nobody owns it, and
     its first turn is long overdue."""
-    monkeypatch.setattr("games.live.local.relay.tell_owner", lambda *args: None)
+    monkeypatch.setattr("games.live.local.outside.tell_owner", lambda *args: None)
     game = japanese_game(people, turn_seconds=600)
     monkeypatch.undo()
     Game.objects.filter(pk=game.pk).update(

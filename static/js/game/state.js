@@ -18,6 +18,11 @@ export const RESYNC_AFTER_MS = 2000;
 // A move with no answer at all is given up after this long, and the table
 // asked for again.
 export const PENDING_GIVE_UP_MS = 8000;
+// The game socket's protocol this page speaks (docs/protocol.md, Protocol versions):
+// from 2 the answer to our move rides on our update (its `ack`), one frame
+// instead of two. A separate `ack` is still understood (a resend's answer,
+// or a server that speaks 1).
+export const PROTOCOL = 2;
 
 export class TableState {
   constructor(snapshot) {
@@ -188,7 +193,10 @@ export class TableState {
     }
     this.seenEvents = Math.max(this.seenEvents, message.version);
     this.snap = message;
-    if (this.pending && message.version > this.pending.version) this.pending = null;
+    const answered = this.pending && message.ack === this.pending.id;
+    if (answered || (this.pending && message.version > this.pending.version)) {
+      this.pending = null;
+    }
     if (this.awaiting && message.version >= this.awaiting.version) this.awaiting = null;
     if (this.choosing && !this.legalFor(this.choosing).length) this.choosing = null;
     out.redraw = true;

@@ -11,7 +11,7 @@ import { errorText, eventTerms, eventText } from "../game/messages.js";
 import { seatName } from "../game/names.js";
 import { premiumTracker } from "../game/premium.js";
 import { georgianSheet, japaneseSheet } from "../game/scoresheet.js";
-import { TableState } from "../game/state.js";
+import { PROTOCOL, TableState } from "../game/state.js";
 import { renderSheet } from "../views/scoresheet.js";
 import { AwayNote } from "./away.js";
 import { Bar } from "./bar.js";
@@ -132,7 +132,7 @@ export function startTable(config, snapshot) {
   // The chat takes its own frames before the game's state sees them.
   let chat = null;
   const socket = openSocket(
-    config.ws_path,
+    `${config.ws_path}?protocol=${PROTOCOL}`,
     {
       status: (s) => {
         bar.connection(s);
