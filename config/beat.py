@@ -7,8 +7,10 @@ and send nothing meanwhile. PostgreSQL drops the lock with the session, so
 a leader that dies (killed, its machine gone) frees it at once and a
 standby leads within ``STANDBY_SECONDS``. On taking the lead a copy reads
 the schedule again from the database, where the leader before it saved
-each run as it sent it (``CELERY_BEAT_SYNC_EVERY``), so that a task that
-was just sent is not sent again.
+each run just before sending its task (``OneBeatScheduler.reserve``), so
+that a task that was just sent is not sent again. A leader killed between
+the two leaves a run saved but not sent: that job waits one period more,
+which no periodic job minds, where the other order sent it twice.
 
 A leader that cannot reach PostgreSQL keeps leading: nobody else can take
 the lock while the database is down, and the tasks it sends meanwhile
@@ -53,6 +55,13 @@ class OneBeatScheduler(DatabaseScheduler):
         if not self.leads():
             return STANDBY_SECONDS
         return super().tick(*args, **kwargs)
+
+    def reserve(self, entry):
+        """The entry's next run, saved before its task is sent (see the
+        module): celery sends first and saves after."""
+        next_entry = super().reserve(entry)
+        self.sync()
+        return next_entry
 
     def leads(self) -> bool:
         """Whether this copy sends the periodic tasks now."""

@@ -217,10 +217,9 @@ CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # The schedule in the database (django-celery-beat), sent by one beat of
-# however many run (config.beat), which saves each run as it sends it so
-# that a standby taking over does not send it again.
+# however many run (config.beat), which saves each run just before it sends
+# it so that a standby taking over does not send it again.
 CELERY_BEAT_SCHEDULER = "config.beat:OneBeatScheduler"
-CELERY_BEAT_SYNC_EVERY = 1
 # Task modules outside the installed apps (autodiscovery covers the apps).
 CELERY_IMPORTS = ["config.tasks"]
 # Deal reviews (docs/review.md) go to a queue of their own, which a worker of
