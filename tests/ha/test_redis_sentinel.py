@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games import services
 from games.models import Game
+from tests.books import NOTHING_AMISS, books
 from tests.live.support import TableClient, wait_all_disconnected
 from tests.live.test_owners import event_rows
 
@@ -217,3 +218,5 @@ def test_the_redis_master_killed_mid_game_the_game_goes_on(
     print(f"acked moves {len(acked)}, lost {len(lost)}")
     assert not lost
     assert not [e for e in a.errors + b.errors if e["code"] != "stale_version"]
+    # The books balance and the game's record replays to the game as stored.
+    assert books([game.pk]) == NOTHING_AMISS

@@ -4,16 +4,23 @@ when the first is killed (config.beat)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
 import sys
+import threading
 import time
 from itertools import pairwise
 
 import pytest
 
+from games import services
+from games.models import Game
+from tests.books import NOTHING_AMISS, books
 from tests.live.conftest import start
+from tests.live.support import TableClient
+from tests.live.test_owners import event_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,27 +108,83 @@ def sends(*processes) -> dict[str, list[float]]:
     return {job: sorted(times) for job, times in found.items()}
 
 
+def play_paced(base_url: str, game_id: int, keys: list[str], pace: float, until: float):
+    """Both seats play their first legal choice, each ``pace`` seconds after
+    it becomes theirs, until ``until`` (time.monotonic) or the game's end;
+    in a thread of its own. ``.join()`` gives {client id: (ack, monotonic
+    time)}."""
+    acked: dict[str, tuple[dict, float]] = {}
+
+    async def seat(key: str) -> None:
+        async with TableClient(base_url, game_id, key) as client:
+            seen = 0
+            while time.monotonic() < until and client.snapshot["status"] == "playing":
+                if client.my_turn():
+                    await asyncio.sleep(pace)
+                    await client.act()
+                try:
+                    await client.receive(timeout=1)
+                except TimeoutError:
+                    pass
+                for client_id in list(client.acks)[seen:]:
+                    acked[client_id] = (client.acks[client_id], time.monotonic())
+                seen = len(client.acks)
+
+    async def both() -> None:
+        await asyncio.gather(*(seat(key) for key in keys))
+
+    class Players(threading.Thread):
+        def run(self) -> None:
+            asyncio.run(both())
+
+        def join(self, timeout=None):
+            super().join(timeout)
+            assert not self.is_alive(), "the players did not stop"
+            return acked
+
+    players = Players(daemon=True)
+    players.start()
+    return players
+
+
 @pytest.mark.ha
 @pytest.mark.timeout(DRILL_SECONDS + 300)
 def test_two_beats_for_the_drill_send_every_job_once_a_period(
-    live_env, log_dir, worker, settings
+    live_env, log_dir, worker, servers, people, settings
 ):
     """Two beats for the drill's length (ten minutes), the leader killed
     halfway: every periodic job of the schedule was sent by one beat at a
     time, never twice in one period (no two sends closer than half of it),
-    and none missed more than the takeover's second or two."""
+    and none missed more than the takeover's second or two. Two players
+    play a game all along, a move every few seconds: it goes on through the
+    kill, every acked move stored once, the books balanced and its record
+    replaying."""
+    alice, bob = people(2)
+    table = services.table_create(user=alice.user, profile="japanese", turn_seconds=120)
+    services.seat_take(table_id=table.pk, user=bob.user, number=1)
+    game = Game.objects.get(table=table)
     first = start("drill-beat-1", BEAT, live_env, log_dir)
     second = start("drill-beat-2", BEAT, live_env, log_dir)
     beats = (first, second)
     try:
         wait_until(lambda: leads(first) or leads(second), 30, "no beat leads")
         began = time.time()
+        # About 120 moves over the drill: a Japanese game lasts longer.
+        players = play_paced(
+            servers[0],
+            game.pk,
+            [alice.session_key, bob.session_key],
+            pace=DRILL_SECONDS / 120,
+            until=time.monotonic() + DRILL_SECONDS,
+        )
         leader = first if leads(first) else second
         time.sleep(DRILL_SECONDS / 2)
         leader.proc.send_signal(signal.SIGKILL)
         leader.proc.wait(timeout=10)
+        killed_at = time.monotonic()
         time.sleep(DRILL_SECONDS / 2)
         ended = time.time()
+        acked = players.join(timeout=60)
         survivor = second if leader is first else first
         survivor.check_alive()
         for beat in beats:
@@ -129,6 +192,20 @@ def test_two_beats_for_the_drill_send_every_job_once_a_period(
     finally:
         for beat in beats:
             beat.stop()
+
+    # The game went on through the kill, and lost nothing: every acked move
+    # stored once, after the version it was sent at (``v<version>``) and at
+    # most at the one it was acked with (a deal's last card is acked with
+    # the next deal's version).
+    assert [at for _, at in acked.values() if at > killed_at], "none after the kill"
+    stored: dict[str, list[int]] = {}
+    for version, _, client, _ in event_rows(game.pk):
+        if client:
+            stored.setdefault(client, []).append(version)
+    for client, (ack, _) in acked.items():
+        (version,) = stored[client]
+        assert int(client[1:]) < version <= ack["version"], (client, version, ack)
+    assert books([game.pk]) == NOTHING_AMISS
 
     # The schedule as the beats have it: the site's, with this package's
     # short timers (``live_env``).

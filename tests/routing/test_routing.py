@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from games import services
 from games.live.routing import home
 from games.models import Game
+from tests.books import NOTHING_AMISS, books
 from tests.live.conftest import start_server
 from tests.live.support import TableClient, wait_all_disconnected
 from tests.live.test_owners import TAKEOVER_SECONDS, event_rows, kill
@@ -250,6 +251,7 @@ def test_a_routed_game_goes_on_at_the_next_home_when_its_owner_is_killed(
     # The survivor owns the game now.
     live = health(servers[survivor][1])
     assert live["owned"] == 1
+    assert books([game.pk]) == NOTHING_AMISS
 
 
 class NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -413,6 +415,7 @@ def test_a_killed_node_costs_nothing_but_its_own_sockets(own_servers, people, lo
         dict((client, version) for version, _, client, _ in rows)[client_id]
         == (ack["version"])
     )
+    assert books([game.pk]) == NOTHING_AMISS
 
 
 async def play_on(proxy: str, game_id: int, session_key: str, version: int):
@@ -531,3 +534,4 @@ def test_a_home_back_from_the_dead_gets_its_games_back(
     by_client = {client: version for version, _, client, _ in rows if client}
     for client_id, ack in acked.items():
         assert by_client[client_id] == ack["version"]
+    assert books([game.pk]) == NOTHING_AMISS

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
 import sys
 import time
 
@@ -32,6 +33,7 @@ import psycopg
 import pytest
 
 from config.beat import LOCK_KEY
+from tests.books import NOTHING_AMISS
 from tests.live.conftest import start_server
 from tests.live.support import TableClient, first, wait_until
 from tests.processes import free_port, wait_for_http
@@ -219,3 +221,15 @@ def test_a_killed_primary_costs_no_acked_move_and_play_resumes(drill):
     )
     for process, url in urls:
         wait_for_http(process, f"{url}/health/", timeout=15)
+
+    # The books balance and the game's record replays to the game as stored,
+    # read on the new primary.
+    checked = subprocess.run(
+        [sys.executable, "-m", "tests.books", str(game_id)],
+        env=ha.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(checked.stdout.splitlines()[-1]) == NOTHING_AMISS
