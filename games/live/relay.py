@@ -20,9 +20,7 @@ in ``sinks.HOPS`` (shown on /health/): a game whose sockets reach its owner make
 none. Code outside a server (Celery tasks, the site's services) reaches
 owners through ``outside``.
 
-What crosses the channel layer to an owner is a command of
-``games.live.commands``, as a plain dict (``commands.to_message``), read
-back into its type as it arrives (``commands.from_message``).
+A command crosses the channel layer as a plain dict (``commands``).
 
 **Actions in flight.** An owner elsewhere may be dead before anyone knows
 (its lease stands until it runs out), and what is sent to its channel then
@@ -121,10 +119,11 @@ class Relay:
         # This process as the proxy names it, and all of them (``routing``).
         self.node = settings.PULKA_LIVE_NODE
         self.nodes = list(settings.PULKA_LIVE_NODES)
+        self.sightings = routing.Sightings()
 
     async def start(self) -> None:
-        """Once the hall has its channel: join the halls' group, say this
-        process is alive, and answer the messages on the channel."""
+        """Join the halls' group, say this process is alive, and answer
+        the messages on the hall's channel."""
         await self.hall.layer.group_add(HALLS_GROUP, self.hall.channel)
         await self.say_alive()
         self.hall.spawn(self._receive_loop())
@@ -319,16 +318,17 @@ class Relay:
 
     async def homes_elsewhere(self, game_ids: list[int]) -> dict[int, str]:
         """Of the games owned here, those whose home among the live processes
-        is another one (a home back from the dead: the proxy sends their
-        sockets there again): that home's hall channel, by game."""
+        is another one, alive long enough for the proxy to see it (a home
+        back from the dead, ``routing.SETTLE_SECONDS``): its channel, by game."""
         if not self.nodes or not game_ids:
             return {}
         alive = await self.live_nodes()
+        settled = self.sightings.settled(alive, time.monotonic())
         homes = {game_id: routing.home(game_id, list(alive)) for game_id in game_ids}
         return {
             game_id: alive[node]
             for game_id, node in homes.items()
-            if node is not None and node != self.node
+            if node in settled and node != self.node
         }
 
     async def tell_home(self, game_id: int, home: str) -> None:

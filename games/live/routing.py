@@ -22,10 +22,16 @@ own; with none (``make run``: one process) every game is at home.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 FNV_OFFSET = 0x811C9DC5
 FNV_PRIME = 0x01000193
+# A process back from the dead gets its games back only once its peers have
+# seen it alive this long: the proxy's health check (every second,
+# docker/Caddyfile) has marked it up by then, so the sockets closed for the
+# hand-back reconnect to it, not to the process that let the game go (where
+# they would stay, every move a hop).
+SETTLE_SECONDS = 3.0
 
 
 def socket_path(game_id: int) -> str:
@@ -45,3 +51,22 @@ def home(game_id: int, nodes: Sequence[str]) -> str | None:
         return None
     uri = socket_path(game_id)
     return max(nodes, key=lambda node: fnv1a_32(f"{uri}{node}".encode()))
+
+
+class Sightings:
+    """When this process first saw each other one alive, to tell a process
+    just come back (``SETTLE_SECONDS``) from one the proxy sees too."""
+
+    def __init__(self) -> None:
+        self.first_seen: dict[str, float] = {}
+
+    def settled(self, alive: Iterable[str], now: float) -> set[str]:
+        """Of the nodes ``alive`` now, those alive since ``SETTLE_SECONDS``
+        ago at least, as far as this process saw (one that died meanwhile
+        is seen anew)."""
+        self.first_seen = {node: self.first_seen.get(node, now) for node in alive}
+        return {
+            node
+            for node, seen in self.first_seen.items()
+            if now - seen >= SETTLE_SECONDS
+        }

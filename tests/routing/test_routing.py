@@ -512,10 +512,12 @@ def test_a_home_back_from_the_dead_gets_its_games_back(
         # At its home again, the game's sockets reach its owner: no hop. A
         # busy machine can make the home miss Caddy's one-second health
         # check, and Caddy then rightly sends a round to the other process,
-        # which hops (at load 11, three rounds in a row once): so up to
-        # seven rounds, and one of them must make no hop.
+        # which hops: so a few rounds, and one of them must make no hop.
+        # (Before the survivor waited to see the home alive for a while, it
+        # handed the game back before Caddy had seen the home up: every
+        # round hopped, in CI and at load 11.)
         hops = []
-        for version in range(28, 56, 4):
+        for version in (28, 32, 36):
             wait_all_disconnected(game.pk)
             sent_before = health(first_url)["sent"]
             more, _ = asyncio.run(both(version))
@@ -529,7 +531,10 @@ def test_a_home_back_from_the_dead_gets_its_games_back(
         for process, _ in again:
             process.stop()
 
-    print(f"handed back {handed_after:.1f} s after its home was started")
+    print(
+        f"handed back {handed_after:.1f} s after its home was started; "
+        f"hops by round after {hops}"
+    )
     rows = event_rows(game.pk)
     assert [version for version, *_ in rows] == list(range(1, len(rows) + 1))
     by_client = {client: version for version, _, client, _ in rows if client}
