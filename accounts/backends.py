@@ -2,8 +2,8 @@
 
 Both work for ``aauthenticate`` too, without blocking: Django's own
 asynchronous password check (``acheck_password``) hashes on the event loop
-itself, which stalls every socket and async view of the process for the
-hundreds of milliseconds a hash takes.
+itself, which stalls every socket and async view of the process for as
+long as a hash takes.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ _verify_password = sync_to_async(verify_password, thread_sensitive=False)
 def _give_connection_back() -> None:
     """Return the request's pooled connection while the password hashes.
 
-    A hash takes a quarter of a CPU second, and seconds on a busy machine;
-    held meanwhile, the pool's few connections go to a burst of sign-ins
-    and every other page waits for one, then fails. Closing a pooled
+    A hash takes tens of CPU milliseconds (hundreds for a password stored
+    before Argon2id), and far longer on a busy machine; held meanwhile,
+    the pool's few connections go to a burst of sign-ins and every other
+    page waits for one, then fails. Closing a pooled
     connection hands it back; the next query takes one again. Without the
     pool, or inside a transaction, the connection stays.
     """

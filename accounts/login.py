@@ -1,9 +1,10 @@
 """Logging in on the site, the admin and the browsable API, without holding
 up everyone else.
 
-Checking a password is slow on purpose (PBKDF2: hundreds of milliseconds of
-CPU). Under ASGI every synchronous view runs on one shared thread, so a
-synchronous login view makes every other page wait while it hashes; a burst
+Checking a password is slow on purpose (tens of milliseconds of CPU,
+accounts/hashers.py; hundreds for a password stored before). Under ASGI
+every synchronous view runs on one shared thread, so a synchronous login
+view makes every other page wait while it hashes; a burst
 of wrong passwords slows the whole site. These views are asynchronous and
 use ``aauthenticate``, whose password check runs on a thread of its own
 (``acheck_password``), so the shared thread stays free.

@@ -9,12 +9,14 @@ ends with the server, however the server ends (``thinking.follow_server``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +24,8 @@ from django.conf import settings
 from games.live import thinking
 from joker.actions import Action
 from joker.state import State
+
+logger = logging.getLogger(__name__)
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -82,17 +86,43 @@ def stop() -> None:
         _pool = None
 
 
+def _replace_broken(broken: ProcessPoolExecutor) -> None:
+    """Forget a pool one of whose processes died (killed for memory, say):
+    a broken pool refuses every later move, so the next gets a new one."""
+    global _pool
+    if _pool is broken:
+        _pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+
 async def think(bot: str, state: State, deal_actions: list[Action]) -> thinking.Thought:
-    """A practice bot's move for the seat to move in ``state``."""
-    loop = asyncio.get_running_loop()
-    thought = await loop.run_in_executor(
-        pool(),
+    """A practice bot's move for the seat to move in ``state``; asked again
+    of a new pool, once, if a bot process died under it."""
+    asked_at = time.time()  # a long wait for a free bot process counts too
+    current = pool()
+    try:
+        thought = await _think_in(current, bot, state, deal_actions, asked_at)
+    except BrokenProcessPool:
+        logger.warning("a bot process died; the bots think in a new pool")
+        _replace_broken(current)
+        thought = await _think_in(pool(), bot, state, deal_actions, asked_at)
+    LOAD.add(thought)
+    return thought
+
+
+async def _think_in(
+    executor: ProcessPoolExecutor,
+    bot: str,
+    state: State,
+    deal_actions: list[Action],
+    asked_at: float,
+) -> thinking.Thought:
+    return await asyncio.get_running_loop().run_in_executor(
+        executor,
         thinking.practice_move,
         state,
         deal_actions,
         bot,
         settings.PULKA_PRACTICE_BOT_SECONDS,
-        time.time(),  # a long wait for a free bot process counts too
+        asked_at,
     )
-    LOAD.add(thought)
-    return thought

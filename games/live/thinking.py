@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import random
 import select
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -134,9 +135,15 @@ def practice_move(
 
 
 def follow_server(server_pid: int) -> None:
-    """Start a bot process: it ends as soon as the server that made it does.
-    A process pool's workers outlive a server killed outright, and they
-    keep the pool's fork server and resource tracker alive too."""
+    """Start a bot process: it ends as soon as the server that made it does,
+    and only then. A process pool's workers outlive a server killed
+    outright, and they keep the pool's fork server and resource tracker
+    alive too. A stop signal sent to the server's whole process group (a
+    Ctrl-C at a terminal, systemd, a group kill) is the server's to act on:
+    a worker dying of it first broke the pool under the moves it was
+    thinking, each then logged as a failed game task."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)
     watcher = threading.Thread(
         target=_exit_with, args=(os.pidfd_open(server_pid),), daemon=True
     )

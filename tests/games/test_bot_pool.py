@@ -1,7 +1,9 @@
-"""The bots' process pool ends with its server, however the server ends."""
+"""The bots' process pool ends with its server, however the server ends,
+and only then; a bot process that dies is replaced."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -10,6 +12,11 @@ import time
 
 import pytest
 from django.conf import settings
+
+from games.live import bot_pool
+from joker import legal_actions
+
+from .test_bot_levels import a_state_in_play
 
 # A server's part in it: the pool started, one task thought in it.
 SERVER = """
@@ -60,3 +67,51 @@ def test_the_bot_processes_end_with_a_server_killed_outright():
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
+
+
+def wait_for_exit(pid: int, limit: float = 10.0) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} still running")
+
+
+@pytest.mark.django_db
+def test_a_stop_signal_to_the_group_leaves_the_bots_to_their_server(settings):
+    """SIGTERM or SIGINT sent to the server's whole process group (systemd,
+    a Ctrl-C, a group kill) must not kill the bots under the moves they
+    are thinking: they end with the server."""
+    settings.PULKA_BOT_PROCESSES = 1
+    bot_pool.stop()
+    try:
+        worker = bot_pool.pool().submit(os.getpid).result()
+        os.kill(worker, signal.SIGTERM)
+        os.kill(worker, signal.SIGINT)
+        assert bot_pool.pool().submit(time.sleep, 0.2).result() is None
+        assert bot_pool.pool().submit(os.getpid).result() == worker
+    finally:
+        bot_pool.stop()
+
+
+@pytest.mark.django_db
+def test_a_bot_process_that_dies_is_replaced_by_a_new_pool(settings):
+    """A broken pool refuses every later move; the next move gets a new
+    pool instead of failing, and every move after it too."""
+    settings.PULKA_BOT_PROCESSES = 1
+    settings.PULKA_PRACTICE_BOT_SECONDS = 0.02
+    state = a_state_in_play("georgian-club")
+    bot_pool.stop()
+    try:
+        worker = bot_pool.pool().submit(os.getpid).result()
+        os.kill(worker, signal.SIGKILL)  # as the kernel's OOM killer would
+        wait_for_exit(worker)
+        for _ in range(2):
+            thought = asyncio.run(bot_pool.think("practice", state, []))
+            assert thought.action in legal_actions(state)
+        assert bot_pool.pool().submit(os.getpid).result() != worker
+    finally:
+        bot_pool.stop()
