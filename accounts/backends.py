@@ -47,9 +47,9 @@ def _give_connection_back() -> None:
     A hash takes tens of CPU milliseconds (hundreds for a password stored
     before Argon2id), and far longer on a busy machine; held meanwhile,
     the pool's few connections go to a burst of sign-ins and every other
-    page waits for one, then fails. Closing a pooled
-    connection hands it back; the next query takes one again. Without the
-    pool, or inside a transaction, the connection stays.
+    page waits for one, then fails. Closing a pooled connection hands it
+    back; the next query takes one again. Without the pool, or inside a
+    transaction, the connection stays.
     """
     if connection.settings_dict["OPTIONS"].get("pool") and not (
         connection.in_atomic_block

@@ -4,8 +4,8 @@ up everyone else.
 Checking a password is slow on purpose (tens of milliseconds of CPU,
 accounts/hashers.py; hundreds for a password stored before). Under ASGI
 every synchronous view runs on one shared thread, so a synchronous login
-view makes every other page wait while it hashes; a burst
-of wrong passwords slows the whole site. These views are asynchronous and
+view makes every other page wait while it hashes; a burst of wrong
+passwords slows the whole site. These views are asynchronous and
 use ``aauthenticate``, whose password check runs on a thread of its own
 (``acheck_password``), so the shared thread stays free.
 
