@@ -13,7 +13,6 @@ from datetime import datetime
 
 import pytest
 
-from common.errors import NotAllowed
 from games import services
 from games.live import loading
 from games.models import Game, GameEvent, Seat
@@ -136,17 +135,3 @@ def test_on_a_casual_table_the_seat_is_taken_back_at_its_next_turn(
         check=False,
     )
     assert command.returncode == 0, command.stdout + command.stderr
-
-
-@pytest.mark.django_db
-def test_a_seat_left_at_a_ranked_or_japanese_table_cannot_be_taken_back(people):
-    (alice,) = people(1)
-    game = a_casual_table_with_bots(alice)
-    live = loading.load(game.pk)
-    live.seats[0].left = True
-    assert live.seats_can_be_taken_back
-    live.at_stake = True
-    with pytest.raises(NotAllowed) as refused:
-        live.ask_to_rejoin(0)
-    assert refused.value.code == "not_allowed"
-    assert live.rejoining == set()
