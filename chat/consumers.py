@@ -12,7 +12,6 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
@@ -31,6 +30,7 @@ from chat.messages import (
     ChatSaid,
 )
 from chat.selectors import Room
+from common.database_threads import off_the_loop
 from common.errors import ApplicationError
 from common.messages import Error, decode
 from games import socket_limits
@@ -44,7 +44,7 @@ else:
 # made elsewhere reaches it within this (a mute of the reader's own, at once).
 HIDDEN_FOR_SECONDS = 10.0
 
-db = database_sync_to_async
+db = off_the_loop
 logger = logging.getLogger(__name__)
 
 

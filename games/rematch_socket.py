@@ -14,10 +14,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
 from common.channel_layer import SocketMixinBase
+from common.database_threads import off_the_loop
 from common.errors import ApplicationError
 from common.messages import ClientOut, decode
 from games import selectors
@@ -74,7 +74,7 @@ class RematchSocketMixin(SocketMixinBase):
             rematch_group(self.game_id), self.channel_name
         )
         self.rematch_joined = True
-        offer = await database_sync_to_async(_state_if_over)(self.game_id)
+        offer = await off_the_loop(_state_if_over)(self.game_id)
         if offer is not None:
             await self.send_message(RematchState(offer))
 
@@ -85,7 +85,7 @@ class RematchSocketMixin(SocketMixinBase):
         # Redis down: the offer still lapses (``leave_group`` of the socket).
         await self.leave_group(rematch_group(self.game_id))
         try:
-            await database_sync_to_async(_left)(self.game_id, self.scope["user"])
+            await off_the_loop(_left)(self.game_id, self.scope["user"])
         except DatabaseError:
             # A socket closing while the database is away still closes; the
             # offer then lapses with its time instead.
@@ -99,7 +99,7 @@ class RematchSocketMixin(SocketMixinBase):
 
     async def rematch_call(self, service, message: RematchCall) -> None:
         try:
-            await database_sync_to_async(service)(self.game_id, self.scope["user"])
+            await off_the_loop(service)(self.game_id, self.scope["user"])
         except ApplicationError as error:
             await self.send_error(message.id, error.code, str(error))
 

@@ -24,10 +24,10 @@ import time
 from datetime import UTC, datetime
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis import RedisError
 
+from common.database_threads import off_the_loop
 from common.messages import Error, Ping, Refused, by_type, decode, parse
 from games.consumers.sockets import (
     DirectDispatchMixin,
@@ -69,7 +69,7 @@ class QuickPlayConsumer(
     async def join_pool_group(self, user) -> bool:
         self.group = notify.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.status = await database_sync_to_async(selectors.pool_status)(user)
+        self.status = await off_the_loop(selectors.pool_status)(user)
         return True
 
     async def disconnect(self, code):

@@ -17,11 +17,11 @@ import logging
 import time
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 from redis import RedisError
 
+from common.database_threads import off_the_loop
 from common.messages import Ping, Pong, Refused, by_type, decode, parse
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.consumers.sockets import (
@@ -58,7 +58,7 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
         # Counted before the hello, so that a hello means "online".
         self.counted = True
         came = await _heard(user_id, self.channel_name, now=time.time())
-        await self.send_message(await database_sync_to_async(_hello)(user_id))
+        await self.send_message(await off_the_loop(_hello)(user_id))
         if came:
             await self.tell_friends(user_id)
 
@@ -102,7 +102,7 @@ class MeConsumer(DirectDispatchMixin, UserSocketMixin, AsyncJsonWebsocketConsume
 
     async def tell_friends(self, user_id: int):
         try:
-            friends = await database_sync_to_async(selectors.friend_ids)(user_id)
+            friends = await off_the_loop(selectors.friend_ids)(user_id)
         except DATABASE_UNAVAILABLE as error:
             # A socket closing (or refused at its opening) while the
             # database is away still closes; the friends' pages read the

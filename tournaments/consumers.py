@@ -8,9 +8,9 @@ group, so a ban closes it like every other socket of theirs.
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from common.database_threads import off_the_loop
 from common.messages import decode
 from games.consumers.sockets import (
     CLOSE_NOT_FOUND,
@@ -41,7 +41,7 @@ class TournamentConsumer(
         if user.is_authenticated and not await self.join_user_group(user):
             return
         tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        if not await database_sync_to_async(_exists)(tournament_id):
+        if not await off_the_loop(_exists)(tournament_id):
             await self.refuse(CLOSE_NOT_FOUND, "no such tournament")
             return
         self.group = tournament_group(tournament_id)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import orjson
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.sessions import (
     CookieMiddleware,
     InstanceSessionWrapper,
@@ -42,6 +42,7 @@ from django.utils.functional import empty
 from accounts.messages import USER, SessionEnded
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
 from common.channel_layer import SocketMixinBase, release_channel
+from common.database_threads import off_the_loop
 from common.messages import (
     RATE_LIMITED,
     ClientOut,
@@ -99,7 +100,11 @@ async def read_user(scope) -> None:
     """Read the scope's user if nothing has yet (``UserReadOnOpening``)."""
     user = scope.get("user")
     if getattr(user, "_wrapped", None) is empty:
-        user._wrapped = await get_user(scope)
+        # Channels' own reading, on the database threads rather than on the
+        # one thread its decorator queues it on (common.database_threads);
+        # its stubs type the decorated function, not the ``SyncToAsync``.
+        read = get_user.func  # type: ignore[attr-defined]
+        user._wrapped = await off_the_loop(read)(scope)
 
 
 def _admit(user_id: int, channel_name: str, kind: str) -> tuple[bool, list[str]]:
@@ -113,13 +118,14 @@ def _admit(user_id: int, channel_name: str, kind: str) -> tuple[bool, list[str]]
 class DirectDispatchMixin:
     """Hand each message to its handler without Channels' connection sweep.
 
-    Channels runs ``close_old_connections`` before every handler, on the
-    process's one thread of sync calls: a trip to that thread for every
-    frame a player sends and every update and answer a socket passes on,
-    queued behind whatever database work the thread has. The consumers here
+    Channels runs ``close_old_connections`` before every handler and as a
+    socket ends, on the process's one thread of sync calls: a trip to that
+    thread for every frame a player sends and every update and answer a
+    socket passes on, queued behind whatever work the thread has. The
+    consumers here
     never touch the database on the event loop; each of their database calls
-    goes through ``database_sync_to_async``, which closes stale connections
-    itself, before and after the call.
+    goes through ``common.database_threads.off_the_loop``, which closes
+    stale connections itself, before and after the call.
 
     And when the consumer ends, its channel is let go in the channel layer
     (``release_channel`` says why Channels' loop does not always do it).
@@ -139,6 +145,12 @@ class DirectDispatchMixin:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_disconnect(self, message):
+        """Channels' end of a socket, less its connection sweep (see the
+        class). The consumers here join no group through ``groups``."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
 
 class UserSocketMixin(SocketMixinBase):
@@ -269,13 +281,11 @@ class UserSocketMixin(SocketMixinBase):
         )
         for group in self.user_groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        # Read where the session was read (the one thread of sync calls):
-        # one small query per connection, and no connection left behind on
-        # a pool thread that may not run again.
+        # One small query per connection (common.database_threads).
         admitted = False
         too_many: list[str] = []
         if user.is_active:
-            admitted, too_many = await database_sync_to_async(_admit)(
+            admitted, too_many = await off_the_loop(_admit)(
                 user.pk, self.channel_name, self.socket_kind
             )
         if not admitted:
@@ -298,7 +308,7 @@ class UserSocketMixin(SocketMixinBase):
             await self.leave_group(group)
         if user_id is not None:
             try:
-                await database_sync_to_async(socket_limits.socket_closed)(
+                await off_the_loop(socket_limits.socket_closed)(
                     user_id, self.channel_name, self.socket_kind
                 )
             except Exception:

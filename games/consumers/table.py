@@ -19,10 +19,10 @@ import time
 from typing import ClassVar
 
 import psycopg
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.sockets import CLOSE_FORBIDDEN, retries, session_ended
+from common.database_threads import off_the_loop
 from common.messages import ClientIn, Error, Pong, Refused, decode, parse
 from games import messages, selectors
 from games.consumers.sockets import (
@@ -95,7 +95,7 @@ class GameConsumer(
         """Whether the game is there and the user may see it (refused with
         4404 or 4403 if not); the user's seat at it, if any."""
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        access = await database_sync_to_async(selectors.game_access)(self.game_id, user)
+        access = await off_the_loop(selectors.game_access)(self.game_id, user)
         if access is None:
             await self.refuse(CLOSE_NOT_FOUND, "no such game")
             return False
@@ -210,9 +210,7 @@ class GameConsumer(
 
     async def send_stored_sync(self, since):
         """A sync read from the database, for a game nobody owns (over)."""
-        sync = await database_sync_to_async(selectors.stored_sync)(
-            self.game_id, self.seat, since
-        )
+        sync = await off_the_loop(selectors.stored_sync)(self.game_id, self.seat, since)
         await self.send_message(sync)
 
     async def send_json(self, content, close=False):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.sockets import CLOSE_FORBIDDEN
+from common.database_threads import off_the_loop
 from common.messages import ClientIn, Ping, Pong, Refused, by_type, parse
 from games import selectors
 from games.consumers.sockets import (
@@ -57,9 +57,7 @@ class WaitingTableConsumer(
         4404 or 4403 if not); the user's seat at it, if any. The socket
         hears the lobby's news from before it is accepted."""
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        access = await database_sync_to_async(selectors.waiting_table_access)(
-            self.table_id, user
-        )
+        access = await off_the_loop(selectors.waiting_table_access)(self.table_id, user)
         if access is None:
             await self.refuse(CLOSE_NOT_FOUND, "no such table")
             return False

@@ -43,6 +43,7 @@ from redis.commands.core import AsyncScript
 
 from common import redis_roles
 from common.channel_layer import ChannelLayer, channel_layer
+from common.database_threads import off_the_loop
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games.live import bot_pool, journal, loading
 from games.live.leases import (
@@ -200,7 +201,7 @@ class Hall:
             return {}
         # One read of every game, whatever their number: what makes a
         # takeover of a whole dead server's games quick.
-        loaded, recent, last_step = await journal.off_the_loop(loading.load_to_own)(
+        loaded, recent, last_step = await off_the_loop(loading.load_to_own)(
             won, RECENT_STEPS
         )
         pipe = self.redis.pipeline(transaction=False)

@@ -22,14 +22,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable, Coroutine
-from typing import Any, ParamSpec, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import psycopg
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
 
+from common.database_threads import off_the_loop
 from games.ended import GameEnded, game_ended
 from games.live.game import LiveGame
 from games.live.statements import (
@@ -46,7 +46,6 @@ from games.selectors import game_ending
 logger = logging.getLogger(__name__)
 
 
-P = ParamSpec("P")
 R = TypeVar("R")
 
 
@@ -58,19 +57,7 @@ class Gone(Exception):
     """The game is no longer in the database (deleted with its table)."""
 
 
-def off_the_loop(
-    function: Callable[P, R],
-) -> Callable[P, Coroutine[Any, Any, R]]:
-    """``function`` (which reads or writes through Django) as a coroutine
-    run on a thread of the loop's executor, not the one thread the sockets'
-    calls share: a game's end or a takeover waits on no socket's call. Its
-    connection goes back to the pool when it returns: the executor's threads
-    live on, and each would keep one taken from the pool for good."""
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
 # Writing on the event loop
-
 
 # One write waiting for a writer: its statement, parameters, and the
 # future its owner awaits.
