@@ -65,15 +65,18 @@ class RematchSocketMixin(SocketMixinBase):
 
     rematch_joined = False
 
-    async def join_rematch(self) -> None:
-        """Join the game's rematch group (seated players only) and, once the
-        game is over, say where its offer stands."""
+    async def join_rematch(self, *, read_offer: bool) -> None:
+        """Join the game's rematch group (seated players only) and, with
+        ``read_offer`` and once the game is over, say where its offer
+        stands (an offer made later comes through the group)."""
         if self.seat is None:
             return
         await self.channel_layer.group_add(
             rematch_group(self.game_id), self.channel_name
         )
         self.rematch_joined = True
+        if not read_offer:
+            return
         offer = await off_the_loop(_state_if_over)(self.game_id)
         if offer is not None:
             await self.send_message(RematchState(offer))

@@ -82,7 +82,9 @@ class GameConsumer(
         if not self.attached:
             await self.send_stored_sync(None)
         await self.joined()
-        await self.join_rematch()
+        # A game its owner plays is not over: no offer to read (and no wait
+        # for the database while the socket's pings queue behind it).
+        await self.join_rematch(read_offer=not self.attached)
 
     async def joined(self) -> None:
         """The socket is open and attached to its game: for what rides on
