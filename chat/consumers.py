@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -64,8 +65,9 @@ class ChatSocketMixin(_UserSocket):
     # ``chat_flood`` refusals since a message last passed (a persistent
     # flood closes the socket, as a move flood does).
     chat_floods = 0
-    # The chat's work waiting its turn, and the task doing it (``chat_in_turn``).
-    chat_work: asyncio.Queue[Callable[[], Awaitable[None]] | None] | None = None
+    # The chat's work waiting its turn, and the task doing it while there
+    # is any (``chat_in_turn``).
+    chat_work: deque[Callable[[], Awaitable[None]]] | None = None
     chat_worker: asyncio.Task[None] | None = None
 
     def chat_in_turn(self, work: Callable[[], Awaitable[None]]) -> None:
@@ -76,14 +78,17 @@ class ChatSocketMixin(_UserSocket):
         pings among them, and under load the socket's owner closed it as
         silent (4408)."""
         if self.chat_work is None:
-            self.chat_work = asyncio.Queue()
+            self.chat_work = deque()
+        self.chat_work.append(work)
+        if self.chat_worker is None or self.chat_worker.done():
             self.chat_worker = asyncio.create_task(self._chat_working(self.chat_work))
-        self.chat_work.put_nowait(work)
 
-    async def _chat_working(self, queue) -> None:
-        while (work := await queue.get()) is not None:
+    async def _chat_working(self, work: deque[Callable[[], Awaitable[None]]]) -> None:
+        # Ends when nothing is left, so that no task waits for the socket's
+        # next chat message after the socket is gone.
+        while work:
             try:
-                await work()
+                await work.popleft()()
             except Exception:  # one failed piece stops neither the chat nor the socket
                 logger.exception("socket %s: chat work failed", self.channel_name)
 
@@ -118,10 +123,8 @@ class ChatSocketMixin(_UserSocket):
         return messages, selectors.muted_players(self.chat_reader)
 
     async def chat_leave(self) -> None:
-        if self.chat_worker is not None and self.chat_work is not None:
-            # What the player sent before the close is still done.
-            self.chat_work.put_nowait(None)
-            await self.chat_worker
+        if self.chat_worker is not None:
+            await self.chat_worker  # what was sent before the close is still done
         if self.chat_room is not None:
             room, self.chat_room = self.chat_room, None
             await self.leave_group(room.group)

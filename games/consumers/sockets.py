@@ -189,10 +189,16 @@ class UserSocketMixin(SocketMixinBase):
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """Send a frame, unless the socket is closing (see ``close``): a
-        group message or an owner's update may come after the close."""
+        group message or an owner's update may come after the close. A send
+        can also race the client's close, and the ASGI server then raises an
+        OSError (uvicorn's ``ClientDisconnected``): the frame is dropped,
+        and the ``websocket.disconnect`` that follows still ends the socket."""
         if self.closing:
             return
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except OSError:
+            pass
 
     async def send_message(self, message: ClientOut) -> None:
         """Send one of the messages a socket sends (``common.messages``)."""

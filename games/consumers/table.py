@@ -219,13 +219,7 @@ class GameConsumer(
         await self.send_text(json_text(content), close=close)
 
     async def send_text(self, text: str, close=False):
-        # A send can race the client's close; the ASGI server then raises an
-        # OSError. Let it pass: the websocket.disconnect that follows must
-        # still reach disconnect().
-        try:
-            await self.send(text_data=text, close=close)
-        except OSError:
-            pass
+        await self.send(text_data=text, close=close)
 
     async def send_error(self, client_id, code: str, message: str):
         await self.send_message(Error(client_id, code, message))
