@@ -21,7 +21,7 @@ from config.forwarded import TrustedProxyHeaders  # noqa: E402
 from config.liveness import Liveness  # noqa: E402
 from config.origins import AllowedOriginsOnly  # noqa: E402
 from config.unrouted import unrouted  # noqa: E402
-from games.consumers.sockets import SocketAuthStack  # noqa: E402
+from games.consumers.opening import SocketAuthStack  # noqa: E402
 from games.live.lifespan import lifespan  # noqa: E402
 from games.routing import websocket_urlpatterns as tables  # noqa: E402
 from games.socket_limits import FloodGate  # noqa: E402

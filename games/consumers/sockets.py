@@ -27,17 +27,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 import orjson
-from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
-from channels.sessions import (
-    CookieMiddleware,
-    InstanceSessionWrapper,
-    SessionMiddleware,
-)
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.utils.functional import empty
 
 from accounts.messages import USER, SessionEnded
 from accounts.sockets import BANNED, CLOSE_FORBIDDEN, session_group, user_group
@@ -54,6 +47,7 @@ from common.messages import (
 )
 from common.unavailable import DATABASE_UNAVAILABLE, first_line
 from games import socket_limits
+from games.consumers.opening import read_user
 
 logger = logging.getLogger(__name__)
 
@@ -63,48 +57,6 @@ CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404
 # The database could not be reached to open the socket: try again.
 CLOSE_UNAVAILABLE = 4503
-
-
-class UserReadOnOpening(AuthMiddleware):
-    """Channels' ``AuthMiddleware`` less its read of the user: the scope's
-    ``user`` is left for the socket to read as it opens
-    (``UserSocketMixin.websocket_connect``). Read here, a database that
-    cannot be reached would raise out of the middleware, before any socket
-    exists to close: the server's log would show an unhandled exception and
-    the client an HTTP 500 instead of a close code it can read."""
-
-    async def resolve_scope(self, scope):
-        """Nothing read here: see the class."""
-
-
-class SocketSession(SessionMiddleware):
-    """Channels' ``SessionMiddleware`` without its wrapper of ``send``. The
-    wrapper saves a changed session when an HTTP response starts, which a
-    socket never sends; yet it asks the session whether it changed, through
-    a lazy object, on every frame the socket sends: a tenth of a move's CPU
-    on the server. The session is read as Channels reads it, by its cookie,
-    when the socket first asks for it."""
-
-    async def __call__(self, scope, receive, send):
-        wrapper = InstanceSessionWrapper(scope, send)
-        await wrapper.resolve_session()
-        return await self.inner(wrapper.scope, receive, send)
-
-
-def SocketAuthStack(inner):  # noqa: N802 (named as Channels' AuthMiddlewareStack)
-    """Channels' ``AuthMiddlewareStack``, the user read by the socket."""
-    return CookieMiddleware(SocketSession(UserReadOnOpening(inner)))
-
-
-async def read_user(scope) -> None:
-    """Read the scope's user if nothing has yet (``UserReadOnOpening``)."""
-    user = scope.get("user")
-    if getattr(user, "_wrapped", None) is empty:
-        # Channels' own reading, on the database threads rather than on the
-        # one thread its decorator queues it on (common.database_threads);
-        # its stubs type the decorated function, not the ``SyncToAsync``.
-        read = get_user.func  # type: ignore[attr-defined]
-        user._wrapped = await off_the_loop(read)(scope)
 
 
 def _admit(user_id: int, channel_name: str, kind: str) -> tuple[bool, list[str]]:
